@@ -1,0 +1,1 @@
+"""Reference-exact LLM benchmarks for Inspect AI."""

@@ -1,0 +1,177 @@
+"""An Inspect ``Dataset`` whose samples are built on first access.
+
+Inspect applies ``--limit`` by slicing the task's dataset, so a dataset that
+builds each ``Sample`` only when it is first read makes a bounded run pay only
+for the rows it evaluates. Built samples are cached, so each row is converted
+once however often Inspect reads it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, overload
+
+from inspect_ai.dataset import Dataset, MemoryDataset, Sample
+from typing_extensions import override
+
+from benchmarks.loading import DataError, LoadedSplit
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
+
+SampleBuilder = Callable[[int], Sample]
+RecordToSample = Callable[[int, dict[str, Any]], Sample]
+
+
+def dataset_from_rows(
+    split: LoadedSplit,
+    record_to_sample: RecordToSample,
+    *,
+    name: str,
+    size: int | None = None,
+) -> LazyDataset:
+    """A lazy dataset over the first ``size`` rows of ``split``.
+
+    ``record_to_sample(row_index, record)`` builds one sample; a ``KeyError``,
+    ``TypeError`` or ``ValueError`` it raises becomes a ``DataError`` naming the
+    source, the row and the message (which names the field).
+    """
+    rows, where = split
+
+    def build(row: int) -> Sample:
+        record = rows[row]
+        try:
+            return record_to_sample(row, record)
+        except (KeyError, TypeError, ValueError) as ex:
+            if isinstance(ex, DataError):
+                raise
+            message = ex.args[0] if isinstance(ex, KeyError) and ex.args else ex
+            raise DataError(f"{where}, row {row}: {message}") from ex
+
+    total = len(rows) if size is None else min(size, len(rows))
+    return LazyDataset(build, total, name=name, location=where)
+
+
+class LazyDataset(Dataset):
+    """Samples ``build(row)`` for the rows ``indices`` of a source of ``size`` rows."""
+
+    def __init__(
+        self,
+        build: SampleBuilder,
+        size: int,
+        name: str | None = None,
+        location: str | None = None,
+        *,
+        indices: Sequence[int] | None = None,
+        cache: dict[int, Sample] | None = None,
+        shuffled: bool = False,
+    ) -> None:
+        self._build = build
+        self._size = size
+        self._name = name
+        self._location = location
+        self._indices: Sequence[int] = range(size) if indices is None else indices
+        self._cache: dict[int, Sample] = {} if cache is None else cache
+        self._shuffled = shuffled
+
+    @property
+    def built_rows(self) -> int:
+        """How many distinct rows have been converted to samples so far."""
+        return len(self._cache)
+
+    def sample_for_row(self, row: int) -> Sample:
+        sample = self._cache.get(row)
+        if sample is None:
+            sample = self._build(row)
+            self._cache[row] = sample
+        return sample
+
+    @override
+    @property
+    def name(self) -> str | None:
+        return self._name
+
+    @override
+    @property
+    def location(self) -> str | None:
+        return self._location
+
+    @override
+    @property
+    def shuffled(self) -> bool:
+        return self._shuffled
+
+    @overload
+    def __getitem__(self, index: int) -> Sample: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Dataset: ...
+
+    @override
+    def __getitem__(self, index: int | slice) -> Sample | Dataset:
+        if isinstance(index, slice):
+            return self._view(self._indices[index])
+        return self.sample_for_row(self._indices[index])
+
+    @override
+    def __len__(self) -> int:
+        return len(self._indices)
+
+    @override
+    def __iter__(self) -> Iterator[Sample]:
+        for row in self._indices:
+            yield self.sample_for_row(row)
+
+    @override
+    def shuffle(self, seed: int | None = None) -> None:
+        order = list(self._indices)
+        if seed is not None:
+            random.Random(seed).shuffle(order)
+        else:
+            random.shuffle(order)
+        self._indices = order
+        self._shuffled = True
+
+    @override
+    def shuffle_choices(self, seed: int | None = None) -> None:
+        # Inspect's own remapping rule, applied to the built samples in place.
+        MemoryDataset(list(self)).shuffle_choices(seed)
+
+    @override
+    def sort(
+        self,
+        reverse: bool = False,
+        key: Callable[[Sample], SupportsRichComparison] | None = None,
+    ) -> None:
+        def row_key(row: int) -> SupportsRichComparison:
+            sample = self.sample_for_row(row)
+            if key is None:
+                return _input_length(sample)
+            return key(sample)
+
+        self._indices = sorted(self._indices, key=row_key, reverse=reverse)
+
+    @override
+    def filter(self, predicate: Callable[[Sample], bool], name: str | None = None) -> LazyDataset:
+        kept = [row for row in self._indices if predicate(self.sample_for_row(row))]
+        view = self._view(kept)
+        view._name = name or self._name
+        return view
+
+    def _view(self, indices: Sequence[int]) -> LazyDataset:
+        return LazyDataset(
+            self._build,
+            self._size,
+            self._name,
+            self._location,
+            indices=indices,
+            cache=self._cache,
+            shuffled=self._shuffled,
+        )
+
+
+def _input_length(sample: Sample) -> int:
+    from inspect_ai.dataset._dataset import sample_input_len
+
+    return sample_input_len(sample)

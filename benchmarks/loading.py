@@ -1,0 +1,167 @@
+"""Load one split of a benchmark's data from the Hugging Face Hub or local files.
+
+Every benchmark accepts the same two overrides:
+
+- ``dataset_path``: a Hub id, a local folder holding a downloaded snapshot of
+  the dataset repository, or a single local data file;
+- ``data_files``: a local file, or a mapping ``split -> file``
+  (``.jsonl``, ``.json``, ``.parquet`` or ``.csv``, in the upstream schema).
+
+With local files nothing touches the network. When the data cannot be had the
+error names the dataset and says how to supply it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+import datasets
+
+DataFiles = str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]]
+
+FILE_BUILDERS = {".jsonl": "json", ".json": "json", ".parquet": "parquet", ".csv": "csv"}
+
+OFFLINE_HELP = (
+    "To run without the Hub, either warm the Hugging Face cache on a connected "
+    "machine and set HF_DATASETS_OFFLINE=1, pass dataset_path=<folder holding a "
+    "downloaded snapshot of the dataset repository>, or pass "
+    "data_files=<file, or {{split: file}}> (.jsonl, .json, .parquet or .csv in "
+    "the upstream schema)."
+)
+
+
+class LoadedSplit(NamedTuple):
+    """Rows of one split and a description of where they came from, for errors."""
+
+    rows: datasets.Dataset
+    where: str
+
+
+class DataError(ValueError):
+    """Benchmark data that is missing, unreadable or malformed."""
+
+
+class DataUnavailableError(DataError):
+    """The benchmark data could not be obtained (offline, no cache, no files)."""
+
+
+def load_split(
+    *,
+    benchmark: str,
+    hub_path: str,
+    config: str | None,
+    split: str,
+    dataset_path: str | None = None,
+    data_files: DataFiles | None = None,
+    revision: str | None = None,
+    required_columns: Sequence[str] = (),
+    single_file_split: str | None = None,
+) -> LoadedSplit:
+    """Load ``split`` as an Arrow-backed ``datasets.Dataset``.
+
+    Args:
+        benchmark: Benchmark name, used in error messages.
+        hub_path: Default Hub dataset id.
+        config: Hub config name (ignored for local files).
+        split: Split to load.
+        dataset_path: Hub id, local snapshot folder, or local data file.
+        data_files: Local file, or mapping split -> file.
+        revision: Hub revision (ignored for local data).
+        required_columns: Columns the rows must have.
+        single_file_split: The split that a lone file (``data_files`` as one
+            path, or ``dataset_path`` naming a file) stands for; other splits
+            then need a mapping. Defaults to ``split``.
+    """
+    single_file_split = single_file_split or split
+    if isinstance(dataset_path, (str, os.PathLike)) and Path(dataset_path).is_file():
+        data_files, dataset_path = dataset_path, None
+    if data_files is not None:
+        path = _file_for_split(benchmark, data_files, split, single_file_split)
+        rows = load_local_file(path, split=split)
+        where = f"{path} ({split} split)"
+    else:
+        source = dataset_path or hub_path
+        rows = _load_hub_or_snapshot(benchmark, source, config, split, revision)
+        where = f"{source}" + (f" config {config!r}" if config else "") + f" split {split!r}"
+    require_columns(rows, required_columns, where)
+    return LoadedSplit(rows, where)
+
+
+def load_local_file(path: Path, *, split: str = "train") -> datasets.Dataset:
+    """Read one local data file, choosing the reader by its extension."""
+    builder = FILE_BUILDERS.get(path.suffix.lower())
+    if builder is None:
+        raise DataError(
+            f"{path}: unsupported file type {path.suffix!r}; use one of {', '.join(FILE_BUILDERS)}."
+        )
+    if not path.is_file():
+        raise DataError(f"{path}: no such file.")
+    if path.stat().st_size == 0:
+        raise DataError(f"{path}: the file is empty.")
+    try:
+        loaded = datasets.load_dataset(builder, data_files={split: str(path)}, split=split)
+    except Exception as ex:  # noqa: BLE001 - rewrapped with the file name below
+        raise DataError(f"{path}: could not be read as {builder}: {_root_cause(ex)}") from ex
+    assert isinstance(loaded, datasets.Dataset)
+    if len(loaded) == 0:
+        raise DataError(f"{path}: the file holds no rows.")
+    return loaded
+
+
+def require_columns(rows: datasets.Dataset, columns: Sequence[str], where: str) -> None:
+    missing = [column for column in columns if column not in rows.column_names]
+    if missing:
+        raise DataError(
+            f"{where}: missing column(s) {', '.join(repr(c) for c in missing)}; "
+            f"found {', '.join(repr(c) for c in rows.column_names)}."
+        )
+
+
+def _file_for_split(
+    benchmark: str, data_files: DataFiles, split: str, single_file_split: str
+) -> Path:
+    if isinstance(data_files, Mapping):
+        if split not in data_files:
+            raise DataError(
+                f"{benchmark}: data_files has no entry for the {split!r} split "
+                f"(it has {', '.join(repr(k) for k in data_files)})."
+            )
+        return Path(data_files[split])
+    if split != single_file_split:
+        raise DataError(
+            f"{benchmark}: the single data file {str(data_files)!r} is taken as the "
+            f"{single_file_split!r} split; the {split!r} split needs its own file: pass "
+            f"data_files={{{single_file_split!r}: ..., {split!r}: ...}}."
+        )
+    return Path(data_files)
+
+
+def _load_hub_or_snapshot(
+    benchmark: str, source: str, config: str | None, split: str, revision: str | None
+) -> datasets.Dataset:
+    try:
+        loaded = datasets.load_dataset(source, name=config, split=split, revision=revision)
+    except Exception as ex:  # noqa: BLE001 - one clear message instead of a retry trace
+        described = f"{source!r}" + (f" (config {config!r})" if config else "")
+        raise DataUnavailableError(
+            f"Could not load the {benchmark} dataset {described}, split {split!r}: "
+            f"{_first_line(ex)}\n{OFFLINE_HELP.format()}"
+        ) from None
+    assert isinstance(loaded, datasets.Dataset)
+    return loaded
+
+
+def _root_cause(ex: BaseException) -> str:
+    while ex.__cause__ is not None or ex.__context__ is not None:
+        nxt = ex.__cause__ or ex.__context__
+        assert nxt is not None
+        ex = nxt
+    return _first_line(ex)
+
+
+def _first_line(ex: BaseException) -> str:
+    lines = str(ex).strip().splitlines()
+    return f"{type(ex).__name__}: {lines[0]}" if lines else type(ex).__name__

@@ -1,0 +1,30 @@
+"""Typed access to the fields of one dataset row, with errors that name the field."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def field(record: dict[str, Any], name: str, kind: type[T]) -> T:
+    """``record[name]``, which must be present, not None and of type ``kind``."""
+    if name not in record or record[name] is None:
+        raise KeyError(f"field {name!r} is missing")
+    value = record[name]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise TypeError(
+            f"field {name!r} should be {kind.__name__}, got {type(value).__name__} {value!r:.60}"
+        )
+    return value
+
+
+def string_list(record: dict[str, Any], name: str, *, label: str | None = None) -> list[str]:
+    """A non-empty list of strings at ``record[name]``."""
+    label = label or name
+    value = record.get(name)
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise TypeError(f"field {label!r} should be a list of strings, got {value!r:.60}")
+    if not value:
+        raise ValueError(f"field {label!r} is empty")
+    return value

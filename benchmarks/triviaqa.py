@@ -1,0 +1,313 @@
+"""
+TriviaQA: A Large Scale Distantly Supervised Challenge Dataset for Reading Comprehension
+
+Mandar Joshi, Eunsol Choi, Daniel S. Weld, Luke Zettlemoyer
+https://arxiv.org/abs/1705.03551
+
+Closed-book, few-shot generation on the Wikipedia subset
+(``mandarjoshi/trivia_qa``, config ``rc.wikipedia.nocontext``): 5 demonstrations
+drawn from ``train`` for each ``validation`` question exactly as
+lm-evaluation-harness draws them (one ``random.Random(1234)``,
+``rng.sample(train, 5)`` per question in order), the reply cut at the first
+newline, period or comma (lm-evaluation-harness's stop sequences), and scored
+with the official TriviaQA normalization and token F1 from
+mandarjoshi90/triviaqa ``evaluation/triviaqa_evaluation.py``.
+
+# 5-shot on the first 20 questions
+inspect eval benchmarks/triviaqa.py --model openai/gpt-4o-mini --limit 20
+
+# keep "U.S." and "St. Louis" whole
+inspect eval benchmarks/triviaqa.py -T answer_extraction=first_line
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import datasets
+from inspect_ai import Task, task
+from inspect_ai.dataset import Sample
+from inspect_ai.scorer import (
+    Score,
+    Scorer,
+    Target,
+    accuracy,
+    mean,
+    scorer,
+    stderr,
+)
+from inspect_ai.solver import TaskState, generate
+
+from benchmarks.answer_matching import (
+    ANSWER_EXTRACTIONS,
+    AnswerExtraction,
+    best_match,
+    extract_short_answer,
+    max_token_f1,
+    normalize_answer,
+)
+from benchmarks.fewshot import SeededDraws
+from benchmarks.lazy_dataset import dataset_from_rows
+from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
+from benchmarks.records import field, string_list
+
+DATASET_PATH = "mandarjoshi/trivia_qa"
+DEFAULT_CONFIG = "rc.wikipedia.nocontext"
+# Configs of the Hub dataset that hold rows ("unfiltered.web*" and
+# "unfiltered.wikipedia*" are empty upstream).
+CONFIGS = (
+    "rc.wikipedia.nocontext",
+    "rc.wikipedia",
+    "rc.web.nocontext",
+    "rc.web",
+    "rc.nocontext",
+    "rc",
+    "unfiltered.nocontext",
+    "unfiltered",
+)
+SPLITS = ("train", "validation", "test")
+METRICS = ("normalized_alias_exact_match", "alias_exact_match")
+EVIDENCE_MAX_CHARS = 4000
+
+DEMONSTRATION_TEMPLATE = "Question: {question}\nAnswer: {answer}"
+QUESTION_TEMPLATE = "Question: {question}\nAnswer:"
+EVIDENCE_TEMPLATE = "Evidence: {evidence}\n"
+BLOCK_SEPARATOR = "\n\n"
+
+REQUIRED_COLUMNS = ("question", "question_id", "answer")
+
+TriviaQAMetric = Literal["normalized_alias_exact_match", "alias_exact_match"]
+
+
+@task
+def triviaqa(
+    shots: int = 5,
+    dataset_config: str = DEFAULT_CONFIG,
+    fewshot_split: str = "train",
+    eval_split: str = "validation",
+    num_examples: int | None = 7993,
+    include_evidence: bool = False,
+    evidence_max_chars: int = EVIDENCE_MAX_CHARS,
+    metric: TriviaQAMetric = "normalized_alias_exact_match",
+    answer_extraction: AnswerExtraction = "stop_sequences",
+    fewshot_seed: int = 1234,
+    dataset_path: str | None = None,
+    data_files: DataFiles | None = None,
+) -> Task:
+    """Closed-book few-shot TriviaQA with alias exact match and token F1.
+
+    Args:
+        shots: Demonstrations per question (0 loads no few-shot split).
+        dataset_config: Hub config; ``rc.wikipedia.nocontext`` is the closed-book
+            Wikipedia subset. ``rc.nocontext`` is lm-evaluation-harness's.
+        fewshot_split: Split the demonstrations are drawn from.
+        eval_split: Split evaluated (``test`` has no answers and is refused).
+        num_examples: Maximum evaluation rows loaded (None: all).
+        include_evidence: Put the Wikipedia/web evidence before every
+            demonstration and question (loads the config without ``.nocontext``).
+        evidence_max_chars: Evidence kept per question, in characters.
+        metric: ``normalized_alias_exact_match`` (official normalization,
+            against ``answer.normalized_aliases``) or ``alias_exact_match``
+            (case-sensitive, against the raw ``answer.aliases``).
+        answer_extraction: ``stop_sequences`` cuts the stripped reply at the
+            first newline, period or comma (the reference); ``first_line``
+            keeps the whole first line.
+        fewshot_seed: Seed of the demonstration draws.
+        dataset_path: Hub id, local snapshot folder or local data file.
+        data_files: Local file for ``eval_split``, or mapping split -> file.
+    """
+    _check_parameters(
+        shots=shots,
+        dataset_config=dataset_config,
+        fewshot_split=fewshot_split,
+        eval_split=eval_split,
+        num_examples=num_examples,
+        evidence_max_chars=evidence_max_chars,
+        metric=metric,
+        answer_extraction=answer_extraction,
+    )
+    config = dataset_config
+    if include_evidence and config.endswith(".nocontext"):
+        config = config.removesuffix(".nocontext")
+
+    def load(split: str) -> LoadedSplit:
+        return load_split(
+            benchmark="TriviaQA",
+            hub_path=DATASET_PATH,
+            config=config,
+            split=split,
+            dataset_path=dataset_path,
+            data_files=data_files,
+            required_columns=REQUIRED_COLUMNS,
+            single_file_split=eval_split,
+        )
+
+    eval_rows = load(eval_split)
+    prompts = FewShotPrompts(
+        fewshot_rows=load(fewshot_split).rows if shots > 0 else None,
+        shots=shots,
+        seed=fewshot_seed,
+        evidence_max_chars=evidence_max_chars if include_evidence else None,
+    )
+    dataset = dataset_from_rows(
+        eval_rows,
+        lambda row, record: record_to_sample(record, prompts.prompt(row, record)),
+        name=f"trivia_qa_{config}_{eval_split}",
+        size=num_examples,
+    )
+    return Task(
+        dataset=dataset,
+        solver=[generate()],
+        scorer=triviaqa_scorer(
+            normalized=metric == "normalized_alias_exact_match",
+            answer_extraction=answer_extraction,
+        ),
+        metadata={"metric": metric, "answer_extraction": answer_extraction},
+        version="1.0.0",
+    )
+
+
+def record_to_sample(record: dict[str, Any], prompt: str) -> Sample:
+    answer = field(record, "answer", dict)
+    aliases = string_list(answer, "aliases", label="answer.aliases")
+    normalized_aliases = string_list(
+        answer, "normalized_aliases", label="answer.normalized_aliases"
+    )
+    return Sample(
+        id=field(record, "question_id", str),
+        input=prompt,
+        target=aliases,
+        metadata={
+            "normalized_aliases": normalized_aliases,
+            "answer_type": answer.get("type"),
+        },
+    )
+
+
+class FewShotPrompts:
+    """Prompt text for the question at each position of the evaluation split."""
+
+    def __init__(
+        self,
+        fewshot_rows: datasets.Dataset | None,
+        shots: int,
+        seed: int,
+        evidence_max_chars: int | None,
+    ) -> None:
+        self.evidence_max_chars = evidence_max_chars
+        self.demonstrations: list[str | None] = []
+        if fewshot_rows is None or shots == 0:
+            self.draws = None
+            return
+        self.fewshot_rows = fewshot_rows
+        self.draws = SeededDraws(len(fewshot_rows), shots, seed)
+        table = fewshot_rows.data.table
+        self.questions = table.column("question")
+        self.answers = table.column("answer").combine_chunks().field("value")
+        self.demonstrations = [None] * len(fewshot_rows)
+
+    def prompt(self, position: int, record: dict[str, Any]) -> str:
+        question = QUESTION_TEMPLATE.format(question=field(record, "question", str))
+        blocks = [self._evidence(record) + question]
+        if self.draws is not None:
+            blocks[:0] = [self._demonstration(i) for i in self.draws.for_question(position)]
+        return BLOCK_SEPARATOR.join(blocks)
+
+    def _demonstration(self, index: int) -> str:
+        cached = self.demonstrations[index]
+        if cached is None:
+            question = self.questions[index].as_py()
+            answer = self.answers[index].as_py()
+            if not isinstance(question, str) or not isinstance(answer, str):
+                raise DataError(
+                    f"TriviaQA few-shot split, row {index}: field "
+                    f"{'question' if not isinstance(question, str) else 'answer.value'} "
+                    "is not a string"
+                )
+            evidence = ""
+            if self.evidence_max_chars is not None:
+                evidence = self._evidence(self.fewshot_rows[index])
+            cached = evidence + DEMONSTRATION_TEMPLATE.format(question=question, answer=answer)
+            self.demonstrations[index] = cached
+        return cached
+
+    def _evidence(self, record: dict[str, Any]) -> str:
+        if self.evidence_max_chars is None:
+            return ""
+        documents = [
+            *(record.get("entity_pages") or {}).get("wiki_context", []),
+            *(record.get("search_results") or {}).get("search_context", []),
+        ]
+        text = "\n".join(documents)[: self.evidence_max_chars]
+        return EVIDENCE_TEMPLATE.format(evidence=text)
+
+
+@scorer(metrics={"exact_match": [accuracy(), stderr()], "f1": [mean()]})
+def triviaqa_scorer(
+    normalized: bool = True, answer_extraction: AnswerExtraction = "stop_sequences"
+) -> Scorer:
+    """Alias exact match and token F1 on the extracted short answer.
+
+    Own scorer: Inspect's ``exact``/``f1`` normalize differently from the
+    official TriviaQA script.
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        answer = extract_short_answer(state.output.completion, answer_extraction)
+        normalized_aliases: list[str] = state.metadata["normalized_aliases"]
+        aliases = normalized_aliases if normalized else target.target
+        matched = best_match(answer, aliases, normalized=normalized)
+        f1 = max_token_f1(answer, normalized_aliases)
+        normalized_answer = normalize_answer(answer)
+        return Score(
+            value={"exact_match": 1.0 if matched is not None else 0.0, "f1": f1},
+            answer=answer,
+            explanation=(
+                f"normalized answer: {normalized_answer!r}; "
+                + (f"matched alias {matched!r}" if matched is not None else "no alias matched")
+            ),
+            metadata={"normalized_answer": normalized_answer, "matched_alias": matched},
+        )
+
+    return score
+
+
+def _check_parameters(
+    *,
+    shots: int,
+    dataset_config: str,
+    fewshot_split: str,
+    eval_split: str,
+    num_examples: int | None,
+    evidence_max_chars: int,
+    metric: str,
+    answer_extraction: str,
+) -> None:
+    def fail(message: str) -> None:
+        raise ValueError(f"triviaqa: {message}")
+
+    if not isinstance(shots, int) or shots < 0:
+        fail(f"shots must be a non-negative integer, got {shots!r}.")
+    if dataset_config not in CONFIGS:
+        fail(f"unknown dataset_config {dataset_config!r}; choose one of {', '.join(CONFIGS)}.")
+    if metric not in METRICS:
+        fail(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}.")
+    if answer_extraction not in ANSWER_EXTRACTIONS:
+        fail(
+            f"unknown answer_extraction {answer_extraction!r}; "
+            f"choose one of {', '.join(ANSWER_EXTRACTIONS)}."
+        )
+    if eval_split == "test":
+        fail("the test split has no answers (they are withheld); use eval_split='validation'.")
+    for name, split in (("eval_split", eval_split), ("fewshot_split", fewshot_split)):
+        if split not in SPLITS:
+            fail(f"unknown {name} {split!r}; choose one of {', '.join(SPLITS)}.")
+    if shots > 0 and fewshot_split == eval_split:
+        fail(
+            f"fewshot_split and eval_split are both {eval_split!r}: demonstrations "
+            "would leak evaluation answers; draw them from 'train'."
+        )
+    if num_examples is not None and (not isinstance(num_examples, int) or num_examples < 1):
+        fail(f"num_examples must be a positive integer or None, got {num_examples!r}.")
+    if not isinstance(evidence_max_chars, int) or evidence_max_chars < 1:
+        fail(f"evidence_max_chars must be a positive integer, got {evidence_max_chars!r}.")
