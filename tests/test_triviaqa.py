@@ -1,0 +1,358 @@
+"""TriviaQA: prompts, few-shot draws, extraction, normalization, scoring and errors."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+
+from benchmarks.answer_matching import extract_short_answer, normalize_answer, token_f1
+from benchmarks.loading import DataError
+from benchmarks.triviaqa import triviaqa
+from tests.scripted import replies_by_prompt
+
+FIXTURES = Path(__file__).parent / "fixtures" / "triviaqa"
+JSONL = {"validation": str(FIXTURES / "validation.jsonl"), "train": str(FIXTURES / "train.jsonl")}
+PARQUET = {
+    "validation": str(FIXTURES / "validation.parquet"),
+    "train": str(FIXTURES / "train.parquet"),
+}
+
+QUESTION_0 = "Question: Which Lloyd Webber musical premiered in the US on 10th December 1993?\nAnswer:"
+
+PROMPT_0_SHOTS_5 = (
+    "Question: In the Shakespeare play ‘The Tempest’, Prospero is the overthrown Duke of "
+    "‘where’?\nAnswer: Milan\n\n"
+    "Question: What type of animal is a dik-dik?\nAnswer: Antelope\n\n"
+    "Question: Where in England was Dame Judi Dench born?\nAnswer: York\n\n"
+    "Question: Who captained the England rugby union team 59 times between 1988 and 1996?"
+    "\nAnswer: Will Carling\n\n"
+    'Question: "What type of clothing is a ""sou-wester""?"\nAnswer: Hat\n\n' + QUESTION_0
+)
+
+
+def prompts(task_dataset, count: int) -> list[str]:
+    return [str(task_dataset[i].input) for i in range(count)]
+
+
+def test_prompt_zero_shot_is_the_question_alone() -> None:
+    task = triviaqa(shots=0, data_files=JSONL)
+    assert task.dataset[0].input == QUESTION_0
+
+
+def test_prompt_one_shot() -> None:
+    task = triviaqa(shots=1, data_files=JSONL)
+    assert task.dataset[0].input == (
+        "Question: In the Shakespeare play ‘The Tempest’, Prospero is the overthrown Duke of "
+        "‘where’?\nAnswer: Milan\n\n" + QUESTION_0
+    )
+
+
+def test_prompt_five_shots() -> None:
+    task = triviaqa(data_files=JSONL)
+    assert task.dataset[0].input == PROMPT_0_SHOTS_5
+
+
+def test_parquet_and_jsonl_give_identical_samples() -> None:
+    from_jsonl = triviaqa(data_files=JSONL).dataset
+    from_parquet = triviaqa(data_files=PARQUET).dataset
+    assert len(from_jsonl) == len(from_parquet) == 5
+    for a, b in zip(from_jsonl, from_parquet, strict=True):
+        assert (a.id, a.input, a.target, a.metadata) == (b.id, b.input, b.target, b.metadata)
+
+
+def test_demonstrations_follow_the_lm_eval_harness_draw() -> None:
+    """One Random(seed) walks the questions in order: rng.sample(train_docs, shots) each."""
+    train = [json.loads(line) for line in open(JSONL["train"], encoding="utf-8")]
+    validation = [json.loads(line) for line in open(JSONL["validation"], encoding="utf-8")]
+    rng = random.Random(1234)
+    expected = []
+    for doc in validation:
+        demos = rng.sample(train, 5)
+        blocks = [f"Question: {d['question']}\nAnswer: {d['answer']['value']}" for d in demos]
+        expected.append("\n\n".join([*blocks, f"Question: {doc['question']}\nAnswer:"]))
+    task = triviaqa(data_files=JSONL)
+    # Build out of order: each question's draw depends on its position only.
+    assert [task.dataset[i].input for i in (4, 2, 0, 3, 1)] == [expected[i] for i in (4, 2, 0, 3, 1)]
+
+
+def test_fewshot_seed_changes_the_draw() -> None:
+    assert triviaqa(data_files=JSONL, fewshot_seed=7).dataset[0].input != PROMPT_0_SHOTS_5
+
+
+def test_prompts_identical_across_processes_and_hash_seeds() -> None:
+    script = (
+        "import json\n"
+        "from benchmarks.triviaqa import triviaqa\n"
+        f"t = triviaqa(data_files={JSONL!r})\n"
+        "print(json.dumps([[s.id, s.input] for s in t.dataset]))\n"
+    )
+    outputs = []
+    for seed in ("1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
+        outputs.append(done.stdout.strip().splitlines()[-1])
+    assert outputs[0] == outputs[1]
+    assert json.loads(outputs[0])[0] == ["tc_33", PROMPT_0_SHOTS_5]
+
+
+def test_zero_shots_never_opens_the_fewshot_file(tmp_path: Path) -> None:
+    files = {"validation": JSONL["validation"], "train": str(tmp_path / "absent.jsonl")}
+    task = triviaqa(shots=0, data_files=files)
+    assert task.dataset[0].input == QUESTION_0
+
+
+def test_sample_id_target_and_metadata() -> None:
+    sample = triviaqa(shots=0, data_files=JSONL).dataset[0]
+    assert sample.id == "tc_33"
+    assert sample.target == [
+        "Sunset Blvd",
+        "West Sunset Boulevard",
+        "Sunset Boulevard",
+        "Sunset Bulevard",
+        "Sunset Blvd.",
+    ]
+    assert sample.metadata == {
+        "normalized_aliases": [
+            "sunset boulevard",
+            "sunset bulevard",
+            "west sunset boulevard",
+            "sunset blvd",
+        ],
+        "answer_type": "WikipediaEntity",
+    }
+
+
+def test_a_bounded_slice_builds_only_its_samples() -> None:
+    dataset = triviaqa(data_files=JSONL).dataset
+    head = dataset[0:2]
+    assert [s.id for s in head] == ["tc_33", "sm_sub_0000"]
+    assert dataset.built_rows == 2
+
+
+def test_num_examples_caps_the_rows_loaded() -> None:
+    assert len(triviaqa(data_files=JSONL, num_examples=3).dataset) == 3
+
+
+@pytest.mark.parametrize(
+    ("reply", "stop_sequences", "first_line"),
+    [
+        ("Paris", "Paris", "Paris"),
+        ("  Paris  ", "Paris", "Paris"),
+        ("\nParis\nMore text", "Paris", "Paris"),
+        ("U.S.", "U", "U.S."),
+        ("1,000", "1", "1,000"),
+        ("St. Louis, Missouri.", "St", "St. Louis, Missouri."),
+        ("", "", ""),
+        ("   \n  ", "", ""),
+        ("Zürich is the answer.", "Zürich is the answer", "Zürich is the answer."),
+    ],
+)
+def test_answer_extraction(reply: str, stop_sequences: str, first_line: str) -> None:
+    assert extract_short_answer(reply, "stop_sequences") == stop_sequences
+    assert extract_short_answer(reply, "first_line") == first_line
+
+
+@pytest.mark.parametrize(
+    ("text", "normalized"),
+    [
+        ("The Beatles", "beatles"),
+        ("Theatre of the absurd", "theatre of absurd"),  # "the" inside a word stays
+        ("An Anthem, a Banana", "anthem banana"),
+        ("‘Rock’ ´n´ `roll`", "rock n roll"),
+        ("Sunset_Boulevard", "sunset boulevard"),
+        ("U.S.A.", "u s"),  # "a" left alone after the dots is an article
+        ("  many   spaces\there ", "many spaces here"),
+        ("Ærø Straße", "ærø straße"),
+        ("“Curly double”", "“curly double”"),  # not in the official punctuation set
+        ("$85,000", "85 000"),
+        ("", ""),
+    ],
+)
+def test_official_normalization(text: str, normalized: str) -> None:
+    assert normalize_answer(text) == normalized
+
+
+def test_token_f1_is_the_official_formula() -> None:
+    assert token_f1("Calvin Ripken", "Calvin Ripken, Jr.") == pytest.approx(0.8)
+    assert token_f1("the", "the") == 0.0  # both normalize to nothing
+    assert token_f1("York", "york") == 1.0
+
+
+REPLIES = {
+    "Lloyd Webber": " Sunset Blvd.\nmore",
+    "Pearl Pickler": "onions, probably",
+    "Lou Gehrig": "Calvin Ripken, Jr.",
+    "World Series": "The N.Y. Yankees",
+    "Boston Marathon": "\nI don't know",
+}
+
+
+def scripted_reply(prompt: str) -> str:
+    last_question = prompt.rsplit("Question: ", 1)[-1]
+    return next(reply for key, reply in REPLIES.items() if key in last_question)
+
+
+def run(tmp_path: Path, **params: object) -> dict[str, float]:
+    [log] = eval(
+        triviaqa(data_files=JSONL, **params),  # type: ignore[arg-type]
+        model=replies_by_prompt(scripted_reply),
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success" and log.results is not None
+    return {
+        f"{score.name}/{name}": metric.value
+        for score in log.results.scores
+        for name, metric in score.metrics.items()
+    }
+
+
+def test_end_to_end_reference_scoring(tmp_path: Path) -> None:
+    metrics = run(tmp_path)
+    assert metrics["exact_match/accuracy"] == pytest.approx(0.4)
+    assert metrics["exact_match/stderr"] == pytest.approx(math.sqrt(0.3 / 5))
+    assert metrics["f1/mean"] == pytest.approx((1 + 1 + 0.8 + 0.5 + 0) / 5)
+
+
+def test_end_to_end_first_line_extraction(tmp_path: Path) -> None:
+    metrics = run(tmp_path, answer_extraction="first_line")
+    assert metrics["exact_match/accuracy"] == pytest.approx(0.6)
+    assert metrics["f1/mean"] == pytest.approx((1 + 2 / 3 + 1 + 1 + 0) / 5)
+
+
+def test_end_to_end_case_sensitive_alias_match(tmp_path: Path) -> None:
+    metrics = run(tmp_path, metric="alias_exact_match")
+    assert metrics["exact_match/accuracy"] == pytest.approx(0.2)
+
+
+def test_scores_record_extracted_normalized_and_matched(tmp_path: Path) -> None:
+    [log] = eval(
+        triviaqa(data_files=JSONL),
+        model=replies_by_prompt(scripted_reply),
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.samples is not None
+    by_id = {sample.id: sample.scores["triviaqa_scorer"] for sample in log.samples}  # type: ignore[index]
+    hit = by_id["tc_33"]
+    assert hit.answer == "Sunset Blvd"
+    assert hit.metadata == {"normalized_answer": "sunset blvd", "matched_alias": "sunset blvd"}
+    assert hit.explanation == "normalized answer: 'sunset blvd'; matched alias 'sunset blvd'"
+    miss = by_id["sm_sub_0134"]
+    assert miss.answer == "The N"
+    assert miss.explanation == "normalized answer: 'n'; no alias matched"
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"shots": -1}, "triviaqa: shots must be a non-negative integer, got -1."),
+        (
+            {"metric": "f1"},
+            "triviaqa: unknown metric 'f1'; choose one of normalized_alias_exact_match, "
+            "alias_exact_match.",
+        ),
+        ({"dataset_config": "rc.wiki"}, "triviaqa: unknown dataset_config 'rc.wiki'"),
+        (
+            {"eval_split": "test"},
+            "triviaqa: the test split has no answers (they are withheld); "
+            "use eval_split='validation'.",
+        ),
+        (
+            {"fewshot_split": "validation"},
+            "triviaqa: fewshot_split and eval_split are both 'validation'",
+        ),
+        ({"num_examples": 0}, "triviaqa: num_examples must be a positive integer or None"),
+        ({"answer_extraction": "all"}, "triviaqa: unknown answer_extraction 'all'"),
+    ],
+)
+def test_bad_parameters_are_rejected(params: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        triviaqa(data_files=JSONL, **params)  # type: ignore[arg-type]
+    assert str(raised.value).startswith(message)
+
+
+def write_jsonl(path: Path, rows: list[dict[str, object]]) -> str:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return str(path)
+
+
+def fixture_rows() -> list[dict[str, object]]:
+    return [json.loads(line) for line in open(JSONL["validation"], encoding="utf-8")]
+
+
+def test_a_bad_row_names_file_row_and_field(tmp_path: Path) -> None:
+    rows = fixture_rows()
+    rows[2]["answer"]["aliases"] = []  # type: ignore[index]
+    path = write_jsonl(tmp_path / "bad.jsonl", rows)
+    dataset = triviaqa(shots=0, data_files=path).dataset
+    assert dataset[1].id == "sm_sub_0000"
+    with pytest.raises(DataError) as raised:
+        dataset[2]
+    assert str(raised.value) == (
+        f"{path} (validation split), row 2: field 'answer.aliases' is empty"
+    )
+
+
+def test_a_missing_column_names_the_file(tmp_path: Path) -> None:
+    rows = fixture_rows()
+    for row in rows:
+        del row["question_id"]
+    path = write_jsonl(tmp_path / "renamed.jsonl", rows)
+    with pytest.raises(DataError) as raised:
+        triviaqa(shots=0, data_files=path)
+    assert str(raised.value).startswith(
+        f"{path} (validation split): missing column(s) 'question_id'; found "
+    )
+
+
+def test_a_single_file_is_not_reused_as_the_fewshot_split() -> None:
+    with pytest.raises(DataError) as raised:
+        triviaqa(data_files=JSONL["validation"])
+    assert str(raised.value) == (
+        f"TriviaQA: the single data file {JSONL['validation']!r} is taken as the "
+        "'validation' split; the 'train' split needs its own file: pass "
+        "data_files={'validation': ..., 'train': ...}."
+    )
+
+
+def test_offline_without_data_fails_with_one_clear_message(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "HF_HOME": str(tmp_path / "hf"),
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+    }
+    script = (
+        "from benchmarks.triviaqa import triviaqa\n"
+        "from benchmarks.loading import DataUnavailableError\n"
+        "try:\n"
+        "    triviaqa()\n"
+        "except DataUnavailableError as ex:\n"
+        "    print('MESSAGE', ex)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    message = done.stdout.split("MESSAGE ", 1)[1]
+    assert message.startswith(
+        "Could not load the TriviaQA dataset 'mandarjoshi/trivia_qa' "
+        "(config 'rc.wikipedia.nocontext'), split 'validation': "
+    )
+    assert message.rstrip().endswith(
+        "To run without the Hub, either warm the Hugging Face cache on a connected machine "
+        "and set HF_DATASETS_OFFLINE=1, pass dataset_path=<folder holding a downloaded "
+        "snapshot of the dataset repository>, or pass data_files=<file, or {split: file}> "
+        "(.jsonl, .json, .parquet or .csv in the upstream schema)."
+    )
+    assert "Traceback" not in done.stderr
