@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
+import datasets
 from inspect_ai.dataset import Dataset, MemoryDataset, Sample
 from typing_extensions import override
 
@@ -30,17 +31,23 @@ def dataset_from_rows(
     *,
     name: str,
     size: int | None = None,
+    columns: Sequence[str] | None = None,
 ) -> LazyDataset:
     """A lazy dataset over the first ``size`` rows of ``split``.
 
     ``record_to_sample(row_index, record)`` builds one sample; a ``KeyError``,
     ``TypeError`` or ``ValueError`` it raises becomes a ``DataError`` naming the
     source, the row and the message (which names the field).
+
+    With ``columns``, records hold just those columns, read straight from the
+    Arrow table (several times faster than ``datasets`` row formatting, and
+    no feature decoding: an image column gives ``{"bytes", "path"}``).
     """
     rows, where = split
+    read = arrow_row_reader(rows, columns) if columns is not None else rows.__getitem__
 
     def build(row: int) -> Sample:
-        record = rows[row]
+        record = read(row)
         try:
             return record_to_sample(row, record)
         except (KeyError, TypeError, ValueError) as ex:
@@ -51,6 +58,17 @@ def dataset_from_rows(
 
     total = len(rows) if size is None else min(size, len(rows))
     return LazyDataset(build, total, name=name, location=where)
+
+
+def arrow_row_reader(
+    rows: datasets.Dataset, columns: Sequence[str]
+) -> Callable[[int], dict[str, Any]]:
+    """Read row ``i`` of ``columns`` as plain Python values from the Arrow table."""
+    if rows._indices is not None:  # a selected/filtered view: let datasets map the index
+        selected = rows.select_columns(list(columns))
+        return lambda row: dict(selected[row])
+    arrays = {name: rows.data.table.column(name) for name in columns}
+    return lambda row: {name: array[row].as_py() for name, array in arrays.items()}
 
 
 class LazyDataset(Dataset):

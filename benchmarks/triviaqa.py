@@ -75,6 +75,7 @@ EVIDENCE_TEMPLATE = "Evidence: {evidence}\n"
 BLOCK_SEPARATOR = "\n\n"
 
 REQUIRED_COLUMNS = ("question", "question_id", "answer")
+EVIDENCE_COLUMNS = ("entity_pages", "search_results")
 
 TriviaQAMetric = Literal["normalized_alias_exact_match", "alias_exact_match"]
 
@@ -130,6 +131,8 @@ def triviaqa(
     if include_evidence and config.endswith(".nocontext"):
         config = config.removesuffix(".nocontext")
 
+    columns = [*REQUIRED_COLUMNS, *(EVIDENCE_COLUMNS if include_evidence else ())]
+
     def load(split: str) -> LoadedSplit:
         return load_split(
             benchmark="TriviaQA",
@@ -138,7 +141,7 @@ def triviaqa(
             split=split,
             dataset_path=dataset_path,
             data_files=data_files,
-            required_columns=REQUIRED_COLUMNS,
+            required_columns=columns,
             single_file_split=eval_split,
         )
 
@@ -154,6 +157,7 @@ def triviaqa(
         lambda row, record: record_to_sample(record, prompts.prompt(row, record)),
         name=f"trivia_qa_{config}_{eval_split}",
         size=num_examples,
+        columns=columns,
     )
     return Task(
         dataset=dataset,
@@ -238,6 +242,8 @@ class FewShotPrompts:
             *(record.get("entity_pages") or {}).get("wiki_context", []),
             *(record.get("search_results") or {}).get("search_context", []),
         ]
+        if not documents:
+            return ""
         text = "\n".join(documents)[: self.evidence_max_chars]
         return EVIDENCE_TEMPLATE.format(evidence=text)
 

@@ -25,7 +25,9 @@ PARQUET = {
     "train": str(FIXTURES / "train.parquet"),
 }
 
-QUESTION_0 = "Question: Which Lloyd Webber musical premiered in the US on 10th December 1993?\nAnswer:"
+QUESTION_0 = (
+    "Question: Which Lloyd Webber musical premiered in the US on 10th December 1993?\nAnswer:"
+)
 
 PROMPT_0_SHOTS_5 = (
     "Question: In the Shakespeare play ‘The Tempest’, Prospero is the overthrown Duke of "
@@ -80,7 +82,9 @@ def test_demonstrations_follow_the_lm_eval_harness_draw() -> None:
         expected.append("\n\n".join([*blocks, f"Question: {doc['question']}\nAnswer:"]))
     task = triviaqa(data_files=JSONL)
     # Build out of order: each question's draw depends on its position only.
-    assert [task.dataset[i].input for i in (4, 2, 0, 3, 1)] == [expected[i] for i in (4, 2, 0, 3, 1)]
+    assert [task.dataset[i].input for i in (4, 2, 0, 3, 1)] == [
+        expected[i] for i in (4, 2, 0, 3, 1)
+    ]
 
 
 def test_fewshot_seed_changes_the_draw() -> None:
@@ -356,3 +360,40 @@ def test_offline_without_data_fails_with_one_clear_message(tmp_path: Path) -> No
         "(.jsonl, .json, .parquet or .csv in the upstream schema)."
     )
     assert "Traceback" not in done.stderr
+
+
+EVIDENCE = {
+    "validation": str(FIXTURES / "evidence_validation.jsonl"),
+    "train": str(FIXTURES / "evidence_train.jsonl"),
+}
+
+
+def test_evidence_precedes_every_demonstration_and_the_question() -> None:
+    task = triviaqa(shots=1, include_evidence=True, evidence_max_chars=60, data_files=EVIDENCE)
+    assert task.dataset[0].input == (
+        "Evidence: Evidence text number 7 for training.\n"
+        "Question: In the Shakespeare play ‘The Tempest’, Prospero is the overthrown Duke of "
+        "‘where’?\nAnswer: Milan\n\n"
+        # documents joined by a newline, then cut at evidence_max_chars
+        "Evidence: Sunset Boulevard is a musical by Andrew Lloyd Webber.\nIt ope\n" + QUESTION_0
+    )
+
+
+def test_a_question_without_evidence_documents_has_no_evidence_line() -> None:
+    task = triviaqa(shots=0, include_evidence=True, data_files=EVIDENCE)
+    assert task.dataset[2].input == (
+        "Question: Who broke Lou Gehrig's record by playing in his 2131st consecutive "
+        "professional baseball game on September 6, 1995?\nAnswer:"
+    )
+
+
+def test_evidence_needs_the_evidence_columns(tmp_path: Path) -> None:
+    rows = fixture_rows()
+    for row in rows:
+        del row["entity_pages"], row["search_results"]
+    path = write_jsonl(tmp_path / "bare.jsonl", rows)
+    with pytest.raises(DataError) as raised:
+        triviaqa(shots=0, include_evidence=True, data_files=path)
+    assert str(raised.value).startswith(
+        f"{path} (validation split): missing column(s) 'entity_pages', 'search_results'"
+    )
