@@ -12,12 +12,16 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
-AnswerExtraction = Literal["stop_sequences", "first_line"]
+AnswerExtraction = Literal["stop_sequences", "first_line", "lm_eval_harness"]
 
-ANSWER_EXTRACTIONS: tuple[AnswerExtraction, ...] = ("stop_sequences", "first_line")
+ANSWER_EXTRACTIONS: tuple[AnswerExtraction, ...] = (
+    "stop_sequences",
+    "first_line",
+    "lm_eval_harness",
+)
 
 _PUNCTUATION = frozenset(string.punctuation + "‘’´`")
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
@@ -49,22 +53,37 @@ def extract_short_answer(reply: str, mode: AnswerExtraction = "stop_sequences") 
     ``stop_sequences`` strips the reply and cuts it at the first newline,
     period or comma (the stop sequences of lm-evaluation-harness; ``U.S.``
     becomes ``U``). ``first_line`` keeps the whole first non-blank line.
+    ``lm_eval_harness`` is that harness to the letter: the raw reply cut at
+    the first stop sequence (where generation would have stopped), then one
+    leading space removed (its ``remove_whitespace`` filter), so a reply
+    starting with a newline is empty.
     """
+    if mode == "lm_eval_harness":
+        cut = _STOP.split(reply, maxsplit=1)[0]
+        return cut[1:] if cut.startswith(" ") else cut
     text = reply.strip()
     if mode == "stop_sequences":
         return _STOP.split(text, maxsplit=1)[0].strip()
     return text.split("\n", 1)[0].strip()
 
 
-def best_match(prediction: str, aliases: Iterable[str], *, normalized: bool) -> str | None:
-    """The first alias that ``prediction`` matches exactly, or None.
+_DELETE_PUNCTUATION = str.maketrans("", "", string.punctuation)
 
-    With ``normalized`` both sides go through ``normalize_answer`` (the official
-    rule); otherwise the comparison is case-sensitive and literal.
-    """
-    candidate = normalize_answer(prediction) if normalized else prediction
+
+def lm_eval_exact_form(text: str) -> str:
+    """Text as lm-evaluation-harness's ``exact_match`` compares it with
+    ``ignore_case`` and ``ignore_punctuation``: lowercased, ASCII punctuation
+    deleted (not replaced by a space), nothing else."""
+    return text.lower().translate(_DELETE_PUNCTUATION)
+
+
+def best_match(
+    prediction: str, aliases: Iterable[str], comparable: Callable[[str], str]
+) -> str | None:
+    """The first alias equal to ``prediction`` once both are passed through ``comparable``."""
+    candidate = comparable(prediction)
     for alias in aliases:
-        if (normalize_answer(alias) if normalized else alias) == candidate:
+        if comparable(alias) == candidate:
             return alias
     return None
 

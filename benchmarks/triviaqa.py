@@ -5,13 +5,20 @@ Mandar Joshi, Eunsol Choi, Daniel S. Weld, Luke Zettlemoyer
 https://arxiv.org/abs/1705.03551
 
 Closed-book, few-shot generation on the Wikipedia subset
-(``mandarjoshi/trivia_qa``, config ``rc.wikipedia.nocontext``): 5 demonstrations
-drawn from ``train`` for each ``validation`` question exactly as
-lm-evaluation-harness draws them (one ``random.Random(1234)``,
-``rng.sample(train, 5)`` per question in order), the reply cut at the first
-newline, period or comma (lm-evaluation-harness's stop sequences), and scored
-with the official TriviaQA normalization and token F1 from
-mandarjoshi90/triviaqa ``evaluation/triviaqa_evaluation.py``.
+(``mandarjoshi/trivia_qa``, config ``rc.wikipedia.nocontext``). Reference rules:
+
+- demonstrations drawn from ``train`` exactly as lm-evaluation-harness draws
+  them: one ``random.Random(1234)`` walking the evaluation questions in order,
+  ``rng.sample(train, shots)`` for each;
+- the reply cut at the first newline, period or comma (lm-evaluation-harness's
+  stop sequences for TriviaQA);
+- exact match and token F1 with the official normalization of
+  mandarjoshi90/triviaqa ``evaluation/triviaqa_evaluation.py``, against
+  ``answer.normalized_aliases``.
+
+``prompt_format="lm_eval_harness"``, ``answer_extraction="lm_eval_harness"``
+and ``metric="lm_eval_exact_match"`` (with ``dataset_config="rc.nocontext"``,
+``num_examples=None``) reproduce lm-evaluation-harness's ``triviaqa`` task.
 
 # 5-shot on the first 20 questions
 inspect eval benchmarks/triviaqa.py --model openai/gpt-4o-mini --limit 20
@@ -22,20 +29,13 @@ inspect eval benchmarks/triviaqa.py -T answer_extraction=first_line
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 import datasets
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
-from inspect_ai.scorer import (
-    Score,
-    Scorer,
-    Target,
-    accuracy,
-    mean,
-    scorer,
-    stderr,
-)
+from inspect_ai.scorer import Score, Scorer, Target, accuracy, mean, scorer, stderr
 from inspect_ai.solver import TaskState, generate
 
 from benchmarks.answer_matching import (
@@ -43,6 +43,7 @@ from benchmarks.answer_matching import (
     AnswerExtraction,
     best_match,
     extract_short_answer,
+    lm_eval_exact_form,
     max_token_f1,
     normalize_answer,
 )
@@ -66,18 +67,31 @@ CONFIGS = (
     "unfiltered",
 )
 SPLITS = ("train", "validation", "test")
-METRICS = ("normalized_alias_exact_match", "alias_exact_match")
 EVIDENCE_MAX_CHARS = 4000
 
-DEMONSTRATION_TEMPLATE = "Question: {question}\nAnswer: {answer}"
-QUESTION_TEMPLATE = "Question: {question}\nAnswer:"
-EVIDENCE_TEMPLATE = "Evidence: {evidence}\n"
+TriviaQAMetric = Literal["normalized_alias_exact_match", "alias_exact_match", "lm_eval_exact_match"]
+PromptFormat = Literal["default", "lm_eval_harness"]
+
+# metric -> (how prediction and alias are made comparable, which aliases)
+MATCH_RULES: dict[str, tuple[Callable[[str], str], str]] = {
+    "normalized_alias_exact_match": (normalize_answer, "normalized_aliases"),
+    "alias_exact_match": (str, "aliases"),
+    "lm_eval_exact_match": (lm_eval_exact_form, "aliases"),
+}
+
+# prompt_format -> (question block, demonstration answer field)
+PROMPT_FORMATS: dict[str, tuple[str, str]] = {
+    "default": ("Question: {question}\nAnswer:", "value"),
+    # lm-evaluation-harness: "?" appended to every question, first alias as the
+    # demonstration answer.
+    "lm_eval_harness": ("Question: {question}?\nAnswer:", "first_alias"),
+}
+ANSWER_DELIMITER = " "
 BLOCK_SEPARATOR = "\n\n"
+EVIDENCE_TEMPLATE = "Evidence: {evidence}\n"
 
 REQUIRED_COLUMNS = ("question", "question_id", "answer")
 EVIDENCE_COLUMNS = ("entity_pages", "search_results")
-
-TriviaQAMetric = Literal["normalized_alias_exact_match", "alias_exact_match"]
 
 
 @task
@@ -91,6 +105,7 @@ def triviaqa(
     evidence_max_chars: int = EVIDENCE_MAX_CHARS,
     metric: TriviaQAMetric = "normalized_alias_exact_match",
     answer_extraction: AnswerExtraction = "stop_sequences",
+    prompt_format: PromptFormat = "default",
     fewshot_seed: int = 1234,
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
@@ -100,7 +115,7 @@ def triviaqa(
     Args:
         shots: Demonstrations per question (0 loads no few-shot split).
         dataset_config: Hub config; ``rc.wikipedia.nocontext`` is the closed-book
-            Wikipedia subset. ``rc.nocontext`` is lm-evaluation-harness's.
+            Wikipedia subset, ``rc.nocontext`` lm-evaluation-harness's.
         fewshot_split: Split the demonstrations are drawn from.
         eval_split: Split evaluated (``test`` has no answers and is refused).
         num_examples: Maximum evaluation rows loaded (None: all).
@@ -108,11 +123,17 @@ def triviaqa(
             demonstration and question (loads the config without ``.nocontext``).
         evidence_max_chars: Evidence kept per question, in characters.
         metric: ``normalized_alias_exact_match`` (official normalization,
-            against ``answer.normalized_aliases``) or ``alias_exact_match``
-            (case-sensitive, against the raw ``answer.aliases``).
+            against ``answer.normalized_aliases``), ``alias_exact_match``
+            (case-sensitive, against the raw ``answer.aliases``) or
+            ``lm_eval_exact_match`` (lowercase, punctuation deleted, against
+            ``answer.aliases``, as lm-evaluation-harness).
         answer_extraction: ``stop_sequences`` cuts the stripped reply at the
             first newline, period or comma (the reference); ``first_line``
-            keeps the whole first line.
+            keeps the whole first line; ``lm_eval_harness`` cuts the raw reply
+            and drops one leading space.
+        prompt_format: ``default`` (``Question: ...\\nAnswer:``, demonstrations
+            answered with ``answer.value``) or ``lm_eval_harness`` (``?``
+            appended to questions, demonstrations answered with the first alias).
         fewshot_seed: Seed of the demonstration draws.
         dataset_path: Hub id, local snapshot folder or local data file.
         data_files: Local file for ``eval_split``, or mapping split -> file.
@@ -126,11 +147,11 @@ def triviaqa(
         evidence_max_chars=evidence_max_chars,
         metric=metric,
         answer_extraction=answer_extraction,
+        prompt_format=prompt_format,
     )
     config = dataset_config
-    if include_evidence and config.endswith(".nocontext"):
+    if include_evidence:
         config = config.removesuffix(".nocontext")
-
     columns = [*REQUIRED_COLUMNS, *(EVIDENCE_COLUMNS if include_evidence else ())]
 
     def load(split: str) -> LoadedSplit:
@@ -150,23 +171,19 @@ def triviaqa(
         fewshot_rows=load(fewshot_split).rows if shots > 0 else None,
         shots=shots,
         seed=fewshot_seed,
+        prompt_format=prompt_format,
         evidence_max_chars=evidence_max_chars if include_evidence else None,
     )
-    dataset = dataset_from_rows(
-        eval_rows,
-        lambda row, record: record_to_sample(record, prompts.prompt(row, record)),
-        name=f"trivia_qa_{config}_{eval_split}",
-        size=num_examples,
-        columns=columns,
-    )
     return Task(
-        dataset=dataset,
-        solver=[generate()],
-        scorer=triviaqa_scorer(
-            normalized=metric == "normalized_alias_exact_match",
-            answer_extraction=answer_extraction,
+        dataset=dataset_from_rows(
+            eval_rows,
+            lambda row, record: record_to_sample(record, prompts.prompt(row, record)),
+            name=f"trivia_qa_{config}_{eval_split}",
+            size=num_examples,
+            columns=columns,
         ),
-        metadata={"metric": metric, "answer_extraction": answer_extraction},
+        solver=[generate()],
+        scorer=triviaqa_scorer(metric=metric, answer_extraction=answer_extraction),
         version="1.0.0",
     )
 
@@ -181,57 +198,68 @@ def record_to_sample(record: dict[str, Any], prompt: str) -> Sample:
         id=field(record, "question_id", str),
         input=prompt,
         target=aliases,
-        metadata={
-            "normalized_aliases": normalized_aliases,
-            "answer_type": answer.get("type"),
-        },
+        metadata={"normalized_aliases": normalized_aliases, "answer_type": answer.get("type")},
     )
 
 
 class FewShotPrompts:
-    """Prompt text for the question at each position of the evaluation split."""
+    """Prompt text for the question at each position of the evaluation split.
+
+    Demonstration rows are read one field at a time from the Arrow table, so
+    the few-shot split is never materialised as Python objects.
+    """
 
     def __init__(
         self,
         fewshot_rows: datasets.Dataset | None,
         shots: int,
         seed: int,
+        prompt_format: str,
         evidence_max_chars: int | None,
     ) -> None:
+        self.question_template, answer_field = PROMPT_FORMATS[prompt_format]
         self.evidence_max_chars = evidence_max_chars
-        self.demonstrations: list[str | None] = []
+        self.draws: SeededDraws | None = None
         if fewshot_rows is None or shots == 0:
-            self.draws = None
             return
         self.fewshot_rows = fewshot_rows
         self.draws = SeededDraws(len(fewshot_rows), shots, seed)
         table = fewshot_rows.data.table
+        answers = table.column("answer").combine_chunks()
         self.questions = table.column("question")
-        self.answers = table.column("answer").combine_chunks().field("value")
-        self.demonstrations = [None] * len(fewshot_rows)
+        self.answers = answers.field("aliases" if answer_field == "first_alias" else "value")
+        self.first_alias = answer_field == "first_alias"
+        self.demonstrations: dict[int, str] = {}
 
     def prompt(self, position: int, record: dict[str, Any]) -> str:
-        question = QUESTION_TEMPLATE.format(question=field(record, "question", str))
-        blocks = [self._evidence(record) + question]
+        question = field(record, "question", str)
+        blocks = [self._evidence(record) + self.question_template.format(question=question)]
         if self.draws is not None:
             blocks[:0] = [self._demonstration(i) for i in self.draws.for_question(position)]
         return BLOCK_SEPARATOR.join(blocks)
 
     def _demonstration(self, index: int) -> str:
-        cached = self.demonstrations[index]
+        cached = self.demonstrations.get(index)
         if cached is None:
-            question = self.questions[index].as_py()
+            record = {"question": self.questions[index].as_py()}
             answer = self.answers[index].as_py()
-            if not isinstance(question, str) or not isinstance(answer, str):
-                raise DataError(
-                    f"TriviaQA few-shot split, row {index}: field "
-                    f"{'question' if not isinstance(question, str) else 'answer.value'} "
-                    "is not a string"
-                )
+            where = f"TriviaQA few-shot split, row {index}"
+            try:
+                question = field(record, "question", str)
+                if self.first_alias:
+                    answer = string_list({"aliases": answer}, "aliases", label="answer.aliases")[0]
+                answer = field({"answer.value": answer}, "answer.value", str)
+            except (KeyError, TypeError, ValueError) as ex:
+                raise DataError(f"{where}: {ex.args[0] if ex.args else ex}") from ex
             evidence = ""
             if self.evidence_max_chars is not None:
                 evidence = self._evidence(self.fewshot_rows[index])
-            cached = evidence + DEMONSTRATION_TEMPLATE.format(question=question, answer=answer)
+            cached = (
+                evidence
+                + self.question_template.format(question=question)
+                + ANSWER_DELIMITER
+                + answer
+            )
             self.demonstrations[index] = cached
         return cached
 
@@ -250,23 +278,27 @@ class FewShotPrompts:
 
 @scorer(metrics={"exact_match": [accuracy(), stderr()], "f1": [mean()]})
 def triviaqa_scorer(
-    normalized: bool = True, answer_extraction: AnswerExtraction = "stop_sequences"
+    metric: TriviaQAMetric = "normalized_alias_exact_match",
+    answer_extraction: AnswerExtraction = "stop_sequences",
 ) -> Scorer:
-    """Alias exact match and token F1 on the extracted short answer.
+    """Alias exact match and official token F1 on the extracted short answer.
 
     Own scorer: Inspect's ``exact``/``f1`` normalize differently from the
     official TriviaQA script.
     """
+    comparable, alias_source = MATCH_RULES[metric]
 
     async def score(state: TaskState, target: Target) -> Score:
         answer = extract_short_answer(state.output.completion, answer_extraction)
         normalized_aliases: list[str] = state.metadata["normalized_aliases"]
-        aliases = normalized_aliases if normalized else target.target
-        matched = best_match(answer, aliases, normalized=normalized)
-        f1 = max_token_f1(answer, normalized_aliases)
+        aliases = normalized_aliases if alias_source == "normalized_aliases" else target.target
+        matched = best_match(answer, aliases, comparable)
         normalized_answer = normalize_answer(answer)
         return Score(
-            value={"exact_match": 1.0 if matched is not None else 0.0, "f1": f1},
+            value={
+                "exact_match": 1.0 if matched is not None else 0.0,
+                "f1": max_token_f1(answer, normalized_aliases),
+            },
             answer=answer,
             explanation=(
                 f"normalized answer: {normalized_answer!r}; "
@@ -288,32 +320,33 @@ def _check_parameters(
     evidence_max_chars: int,
     metric: str,
     answer_extraction: str,
+    prompt_format: str,
 ) -> None:
     def fail(message: str) -> None:
         raise ValueError(f"triviaqa: {message}")
 
-    if not isinstance(shots, int) or shots < 0:
+    def one_of(name: str, value: str, allowed: tuple[str, ...] | list[str]) -> None:
+        if value not in allowed:
+            fail(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}.")
+
+    if not isinstance(shots, int) or isinstance(shots, bool) or shots < 0:
         fail(f"shots must be a non-negative integer, got {shots!r}.")
-    if dataset_config not in CONFIGS:
-        fail(f"unknown dataset_config {dataset_config!r}; choose one of {', '.join(CONFIGS)}.")
-    if metric not in METRICS:
-        fail(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}.")
-    if answer_extraction not in ANSWER_EXTRACTIONS:
-        fail(
-            f"unknown answer_extraction {answer_extraction!r}; "
-            f"choose one of {', '.join(ANSWER_EXTRACTIONS)}."
-        )
+    one_of("dataset_config", dataset_config, CONFIGS)
+    one_of("metric", metric, list(MATCH_RULES))
+    one_of("answer_extraction", answer_extraction, ANSWER_EXTRACTIONS)
+    one_of("prompt_format", prompt_format, list(PROMPT_FORMATS))
     if eval_split == "test":
         fail("the test split has no answers (they are withheld); use eval_split='validation'.")
-    for name, split in (("eval_split", eval_split), ("fewshot_split", fewshot_split)):
-        if split not in SPLITS:
-            fail(f"unknown {name} {split!r}; choose one of {', '.join(SPLITS)}.")
+    one_of("eval_split", eval_split, SPLITS)
+    one_of("fewshot_split", fewshot_split, SPLITS)
     if shots > 0 and fewshot_split == eval_split:
         fail(
             f"fewshot_split and eval_split are both {eval_split!r}: demonstrations "
             "would leak evaluation answers; draw them from 'train'."
         )
-    if num_examples is not None and (not isinstance(num_examples, int) or num_examples < 1):
+    if num_examples is not None and (
+        not isinstance(num_examples, int) or isinstance(num_examples, bool) or num_examples < 1
+    ):
         fail(f"num_examples must be a positive integer or None, got {num_examples!r}.")
     if not isinstance(evidence_max_chars, int) or evidence_max_chars < 1:
         fail(f"evidence_max_chars must be a positive integer, got {evidence_max_chars!r}.")

@@ -148,22 +148,31 @@ def test_num_examples_caps_the_rows_loaded() -> None:
 
 
 @pytest.mark.parametrize(
-    ("reply", "stop_sequences", "first_line"),
+    ("reply", "stop_sequences", "first_line", "lm_eval_harness"),
     [
-        ("Paris", "Paris", "Paris"),
-        ("  Paris  ", "Paris", "Paris"),
-        ("\nParis\nMore text", "Paris", "Paris"),
-        ("U.S.", "U", "U.S."),
-        ("1,000", "1", "1,000"),
-        ("St. Louis, Missouri.", "St", "St. Louis, Missouri."),
-        ("", "", ""),
-        ("   \n  ", "", ""),
-        ("Zürich is the answer.", "Zürich is the answer", "Zürich is the answer."),
+        ("Paris", "Paris", "Paris", "Paris"),
+        ("  Paris  ", "Paris", "Paris", " Paris  "),
+        (" Paris", "Paris", "Paris", "Paris"),
+        ("\nParis\nMore text", "Paris", "Paris", ""),
+        ("U.S.", "U", "U.S.", "U"),
+        ("1,000", "1", "1,000", "1"),
+        ("St. Louis, Missouri.", "St", "St. Louis, Missouri.", "St"),
+        ("", "", "", ""),
+        ("   \n  ", "", "", "  "),
+        (
+            "Zürich is the answer.",
+            "Zürich is the answer",
+            "Zürich is the answer.",
+            "Zürich is the answer",
+        ),
     ],
 )
-def test_answer_extraction(reply: str, stop_sequences: str, first_line: str) -> None:
+def test_answer_extraction(
+    reply: str, stop_sequences: str, first_line: str, lm_eval_harness: str
+) -> None:
     assert extract_short_answer(reply, "stop_sequences") == stop_sequences
     assert extract_short_answer(reply, "first_line") == first_line
+    assert extract_short_answer(reply, "lm_eval_harness") == lm_eval_harness
 
 
 @pytest.mark.parametrize(
@@ -234,6 +243,35 @@ def test_end_to_end_first_line_extraction(tmp_path: Path) -> None:
     assert metrics["f1/mean"] == pytest.approx((1 + 2 / 3 + 1 + 1 + 0) / 5)
 
 
+def test_lm_eval_harness_prompt_format() -> None:
+    task = triviaqa(shots=1, prompt_format="lm_eval_harness", data_files=JSONL)
+    # "?" appended even after a "?"; the demonstration answers with the first alias.
+    assert task.dataset[0].input == (
+        "Question: In the Shakespeare play ‘The Tempest’, Prospero is the overthrown Duke of "
+        "‘where’??\nAnswer: The weather in Milan\n\n"
+        "Question: Which Lloyd Webber musical premiered in the US on 10th December 1993??\nAnswer:"
+    )
+
+
+def test_end_to_end_lm_eval_harness_rules(tmp_path: Path) -> None:
+    metrics = run(
+        tmp_path,
+        prompt_format="lm_eval_harness",
+        answer_extraction="lm_eval_harness",
+        metric="lm_eval_exact_match",
+    )
+    # Sunset Blvd and onions match; "Calvin Ripken" matches no alias once
+    # lowercased with punctuation deleted; "The N" and "" (leading newline) miss.
+    assert metrics["exact_match/accuracy"] == pytest.approx(0.4)
+
+
+def test_lm_eval_exact_form_deletes_punctuation_without_spacing() -> None:
+    from benchmarks.answer_matching import lm_eval_exact_form
+
+    assert lm_eval_exact_form("The N.Y. Yankees") == "the ny yankees"
+    assert lm_eval_exact_form("Rock ‘n’ Roll") == "rock ‘n’ roll"
+
+
 def test_end_to_end_case_sensitive_alias_match(tmp_path: Path) -> None:
     metrics = run(tmp_path, metric="alias_exact_match")
     assert metrics["exact_match/accuracy"] == pytest.approx(0.2)
@@ -264,7 +302,7 @@ def test_scores_record_extracted_normalized_and_matched(tmp_path: Path) -> None:
         (
             {"metric": "f1"},
             "triviaqa: unknown metric 'f1'; choose one of normalized_alias_exact_match, "
-            "alias_exact_match.",
+            "alias_exact_match, lm_eval_exact_match.",
         ),
         ({"dataset_config": "rc.wiki"}, "triviaqa: unknown dataset_config 'rc.wiki'"),
         (
@@ -278,6 +316,11 @@ def test_scores_record_extracted_normalized_and_matched(tmp_path: Path) -> None:
         ),
         ({"num_examples": 0}, "triviaqa: num_examples must be a positive integer or None"),
         ({"answer_extraction": "all"}, "triviaqa: unknown answer_extraction 'all'"),
+        (
+            {"prompt_format": "helm"},
+            "triviaqa: unknown prompt_format 'helm'; choose one of default, lm_eval_harness.",
+        ),
+        ({"shots": True}, "triviaqa: shots must be a non-negative integer, got True."),
     ],
 )
 def test_bad_parameters_are_rejected(params: dict[str, object], message: str) -> None:
