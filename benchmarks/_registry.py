@@ -1,5 +1,6 @@
 """Tasks registered with Inspect (``inspect eval benchmarks/<name>``)."""
 
 from benchmarks.triviaqa import triviaqa
+from benchmarks.winogrande import winogrande
 
-__all__ = ["triviaqa"]
+__all__ = ["triviaqa", "winogrande"]

@@ -47,9 +47,8 @@ def dataset_from_rows(
     read = arrow_row_reader(rows, columns) if columns is not None else rows.__getitem__
 
     def build(row: int) -> Sample:
-        record = read(row)
         try:
-            return record_to_sample(row, record)
+            return record_to_sample(row, read(row))
         except (KeyError, TypeError, ValueError) as ex:
             if isinstance(ex, DataError):
                 raise
@@ -68,7 +67,17 @@ def arrow_row_reader(
         selected = rows.select_columns(list(columns))
         return lambda row: dict(selected[row])
     arrays = {name: rows.data.table.column(name) for name in columns}
-    return lambda row: {name: array[row].as_py() for name, array in arrays.items()}
+
+    def read(row: int) -> dict[str, Any]:
+        record: dict[str, Any] = {}
+        for name, array in arrays.items():
+            try:
+                record[name] = array[row].as_py()
+            except UnicodeDecodeError as ex:  # pyarrow's JSON reader does not validate UTF-8
+                raise ValueError(f"field {name!r} is not valid UTF-8: {ex.reason}") from ex
+        return record
+
+    return read
 
 
 class LazyDataset(Dataset):

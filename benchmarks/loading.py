@@ -13,6 +13,7 @@ error names the dataset and says how to supply it.
 
 from __future__ import annotations
 
+import codecs
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -101,6 +102,8 @@ def load_local_file(path: Path, *, split: str = "train") -> datasets.Dataset:
         raise DataError(f"{path}: no such file.")
     if path.stat().st_size == 0:
         raise DataError(f"{path}: the file is empty.")
+    if builder in ("json", "csv"):
+        check_utf8(path)
     try:
         loaded = datasets.load_dataset(builder, data_files={split: str(path)}, split=split)
     except Exception as ex:  # noqa: BLE001 - rewrapped with the file name below
@@ -109,6 +112,33 @@ def load_local_file(path: Path, *, split: str = "train") -> datasets.Dataset:
     if len(loaded) == 0:
         raise DataError(f"{path}: the file holds no rows.")
     return loaded
+
+
+def check_utf8(path: Path, chunk_bytes: int = 1 << 22) -> None:
+    """Fail, naming the line, when a text file is not valid UTF-8.
+
+    pyarrow's JSON reader accepts invalid bytes and fails later, when the row
+    is read; checking up front reports it before any model call.
+    """
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    line = 1
+    with path.open("rb") as file:
+        while chunk := file.read(chunk_bytes):
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError as ex:
+                row = line + chunk.count(b"\n", 0, ex.start)
+                raise DataError(
+                    f"{path}: line {row} is not valid UTF-8 ({ex.reason}); "
+                    "re-encode the file as UTF-8."
+                ) from None
+            line += chunk.count(b"\n")
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError as ex:
+            raise DataError(
+                f"{path}: the file ends in a truncated UTF-8 sequence ({ex.reason})."
+            ) from None
 
 
 def require_columns(rows: datasets.Dataset, columns: Sequence[str], where: str) -> None:

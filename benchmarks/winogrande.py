@@ -1,0 +1,226 @@
+"""
+WinoGrande: An Adversarial Winograd Schema Challenge at Scale
+
+Keisuke Sakaguchi, Ronan Le Bras, Chandra Bhagavatula, Yejin Choi
+https://arxiv.org/abs/1907.10641
+
+Two-choice fill-in-the-blank (``_``) questions, asked as evalscope's
+``winogrande`` benchmark asks them (modelscope/evalscope,
+``evalscope/benchmarks/winogrande/winogrande_adapter.py``): 0-shot, one user
+message in evalscope's single-answer multiple-choice template
+(``evalscope/utils/multi_choices.py``), options lettered A/B, accuracy on the
+letter of the last ``ANSWER: X`` in the reply. Demonstrations, when asked for,
+are laid out as evalscope's multiple-choice adapter lays them out.
+
+# 0-shot on the 1,267 validation questions
+inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini
+
+# 5-shot, demonstrations drawn from the winogrande_xl train split
+inspect eval benchmarks/winogrande.py -T shots=5
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import datasets
+from inspect_ai import Task, task
+from inspect_ai.dataset import Sample
+from inspect_ai.model import GenerateConfig
+from inspect_ai.solver import generate
+
+from benchmarks.fewshot import SeededDraws
+from benchmarks.lazy_dataset import dataset_from_rows
+from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
+from benchmarks.mcq import option_letter_scorer, option_letters, render_options
+from benchmarks.records import field
+
+DATASET_PATH = "allenai/winogrande"
+DEFAULT_CONFIG = "winogrande_xl"
+CONFIGS = tuple(f"winogrande_{size}" for size in ("xs", "s", "m", "l", "xl", "debiased"))
+SPLITS = ("train", "validation", "test")
+FEWSHOT_SPLIT = "train"
+REQUIRED_COLUMNS = ("sentence", "option1", "option2", "answer")
+ANSWER_LETTERS = {"1": "A", "2": "B"}
+
+QUESTION_TEMPLATE = (
+    "Answer the following multiple choice question. The entire content of your response "
+    "should be of the following format: 'ANSWER: [LETTER]' (without quotes) where [LETTER] "
+    "is one of {letters}.\n\n{sentence}\n\n{options}"
+)
+DEMONSTRATION_TEMPLATE = "{sentence}\n{options}\nANSWER: {letter}"
+FEWSHOT_PREAMBLE = "Here are some examples of how to answer similar questions:\n\n"
+DEMONSTRATION_SEPARATOR = "\n\n"
+
+
+@task
+def winogrande(
+    shots: int = 0,
+    dataset_config: str = DEFAULT_CONFIG,
+    eval_split: str = "validation",
+    fewshot_seed: int = 1234,
+    dataset_path: str | None = None,
+    data_files: DataFiles | None = None,
+) -> Task:
+    """Winogrande as a two-choice question answered with ``ANSWER: A|B``.
+
+    Args:
+        shots: Demonstrations before each question, drawn from the ``train``
+            split of ``dataset_config`` (0, the reference, loads no train split).
+        dataset_config: Hub config, one of ``winogrande_xs``, ``_s``, ``_m``,
+            ``_l``, ``_xl``, ``_debiased``; they differ only in their train
+            split (validation is the same 1,267 rows in every config).
+        eval_split: Split evaluated (``test`` has empty answers and is refused).
+        fewshot_seed: Seed of the demonstration draws.
+        dataset_path: Hub id, local snapshot folder or local data file.
+        data_files: Local file for ``eval_split``, or mapping split -> file
+            (with ``shots`` > 0 the mapping needs a ``train`` entry).
+    """
+    _check_parameters(
+        shots=shots,
+        dataset_config=dataset_config,
+        eval_split=eval_split,
+        fewshot_seed=fewshot_seed,
+    )
+
+    def load(split: str) -> LoadedSplit:
+        return load_split(
+            benchmark="Winogrande",
+            hub_path=DATASET_PATH,
+            config=dataset_config,
+            split=split,
+            dataset_path=dataset_path,
+            data_files=data_files,
+            required_columns=REQUIRED_COLUMNS,
+            single_file_split=eval_split,
+        )
+
+    eval_rows = load(eval_split)
+    prompts = FewShotPrompts(load(FEWSHOT_SPLIT) if shots > 0 else None, shots, fewshot_seed)
+    dataset = dataset_from_rows(
+        eval_rows,
+        lambda row, record: record_to_sample(
+            record,
+            sample_id=f"{dataset_config}_{eval_split}_{row}",
+            demonstrations=prompts.demonstrations(row),
+        ),
+        name=f"{dataset_config}_{eval_split}",
+        columns=REQUIRED_COLUMNS,
+    )
+    return Task(
+        dataset=dataset,
+        solver=[generate()],
+        scorer=option_letter_scorer("answer_marker"),
+        # evalscope's default for API models; greedy decoding for local checkpoints.
+        config=GenerateConfig(temperature=0.0),
+        metadata={"shots": shots, "dataset_config": dataset_config},
+        version="1.0.0",
+    )
+
+
+def record_to_sample(record: dict[str, Any], sample_id: str, demonstrations: str = "") -> Sample:
+    """One question; ``demonstrations`` is the few-shot text placed before it."""
+    sentence, options, letter = read_question(record)
+    return Sample(
+        id=sample_id,
+        input=demonstrations + question_text(sentence, options),
+        choices=options,
+        target=letter,
+        metadata={"sentence": sentence, "option1": options[0], "option2": options[1]},
+    )
+
+
+def read_question(record: dict[str, Any]) -> tuple[str, list[str], str]:
+    """The sentence, the two options and the target letter of one row."""
+    sentence = _non_empty_string(record, "sentence")
+    options = [_non_empty_string(record, "option1"), _non_empty_string(record, "option2")]
+    answer = record.get("answer")
+    letter = ANSWER_LETTERS.get(answer) if isinstance(answer, str) else None
+    if letter is None:
+        hint = " (answers are empty in the test split)" if answer == "" else ""
+        raise ValueError(f"field 'answer' should be '1' or '2', got {answer!r:.60}{hint}")
+    return sentence, options, letter
+
+
+def question_text(sentence: str, options: list[str]) -> str:
+    return QUESTION_TEMPLATE.format(
+        letters=",".join(option_letters(len(options))),
+        sentence=sentence,
+        options=render_options(options),
+    )
+
+
+class FewShotPrompts:
+    """The demonstration text for the question at each position of the evaluation split.
+
+    Layout (evalscope's multiple-choice few-shot layout): the preamble, then
+    the demonstrations separated by a blank line, each the sentence, the
+    lettered options and ``ANSWER: <letter>`` on consecutive lines, then a
+    blank line and the question in the 0-shot format.
+    """
+
+    def __init__(self, fewshot_split: LoadedSplit | None, shots: int, seed: int) -> None:
+        self.draws: SeededDraws | None = None
+        if fewshot_split is None or shots == 0:
+            return
+        self.rows: datasets.Dataset = fewshot_split.rows
+        self.where = fewshot_split.where
+        if shots > len(self.rows):
+            raise DataError(
+                f"winogrande: {self.where} has {len(self.rows)} rows, fewer than shots={shots}."
+            )
+        self.draws = SeededDraws(len(self.rows), shots, seed)
+        self.rendered: dict[int, str] = {}
+
+    def demonstrations(self, position: int) -> str:
+        if self.draws is None:
+            return ""
+        blocks = [self._demonstration(i) for i in self.draws.for_question(position)]
+        return FEWSHOT_PREAMBLE + DEMONSTRATION_SEPARATOR.join(blocks) + DEMONSTRATION_SEPARATOR
+
+    def _demonstration(self, index: int) -> str:
+        cached = self.rendered.get(index)
+        if cached is None:
+            try:
+                sentence, options, letter = read_question(self.rows[index])
+            except (KeyError, TypeError, ValueError) as ex:
+                message = ex.args[0] if isinstance(ex, KeyError) and ex.args else ex
+                raise DataError(f"{self.where}, row {index}: {message}") from ex
+            cached = DEMONSTRATION_TEMPLATE.format(
+                sentence=sentence, options=render_options(options), letter=letter
+            )
+            self.rendered[index] = cached
+        return cached
+
+
+def _non_empty_string(record: dict[str, Any], name: str) -> str:
+    value = field(record, name, str)
+    if not value.strip():
+        raise ValueError(f"field {name!r} is empty")
+    return value
+
+
+def _check_parameters(
+    *, shots: int, dataset_config: str, eval_split: str, fewshot_seed: int
+) -> None:
+    def fail(message: str) -> None:
+        raise ValueError(f"winogrande: {message}")
+
+    if not isinstance(shots, int) or isinstance(shots, bool) or shots < 0:
+        fail(f"shots must be a non-negative integer, got {shots!r}.")
+    if dataset_config not in CONFIGS:
+        fail(f"unknown dataset_config {dataset_config!r}; choose one of {', '.join(CONFIGS)}.")
+    if eval_split == "test":
+        fail(
+            "the test split's answers are empty (the labels are withheld for the "
+            "leaderboard); use eval_split='validation'."
+        )
+    if eval_split not in SPLITS:
+        fail(f"unknown eval_split {eval_split!r}; choose 'validation' or 'train'.")
+    if shots > 0 and eval_split == FEWSHOT_SPLIT:
+        fail(
+            "shots > 0 draws demonstrations from the train split, which is also "
+            "eval_split: demonstrations would leak answers; use eval_split='validation'."
+        )
+    if not isinstance(fewshot_seed, int) or isinstance(fewshot_seed, bool):
+        fail(f"fewshot_seed must be an integer, got {fewshot_seed!r}.")
