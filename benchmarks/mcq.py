@@ -118,10 +118,52 @@ def parse_option_letter(reply: str, valid: Sequence[str], *, strict: bool) -> Pa
     return UNPARSED
 
 
+# evalscope's single-answer reading (evalscope/utils/multi_choices.py ``parse_answers``).
+_EVALSCOPE_MARKER = re.compile(r"(?i)ANSWER\s*:\s*\**\s*")
+_EVALSCOPE_BRACKETED = re.compile(
+    r"[\(\[（【]\s*([A-Za-z\d](?:\s*[,，]\s*[A-Za-z\d])*)\s*[\)\]）】]"
+)
+_EVALSCOPE_PLAIN = re.compile(r"([A-Za-z\d][A-Za-z\d ,]*)")
+_EVALSCOPE_TOKEN = re.compile(r"[A-Za-z\d]+")
+
+
+def parse_evalscope_answer(reply: str, valid: Sequence[str]) -> ParsedLetter:
+    """evalscope's rule, for exact comparability with its published numbers.
+
+    The last ``ANSWER:`` marker followed by a label made of valid letters
+    (bracketed or plain; letters are case-sensitive) gives the answer, which
+    counts only when it is a single valid letter. With no such marker, the
+    last capital letter of the whole reply is taken when it is valid (rule
+    ``last_capital``): ``The answer is B`` reads as B.
+    """
+    allowed = set(valid)
+    for marker in reversed(list(_EVALSCOPE_MARKER.finditer(reply))):
+        tail = reply[marker.end() :]
+        for label_pattern in (_EVALSCOPE_BRACKETED, _EVALSCOPE_PLAIN):
+            label = label_pattern.match(tail)
+            if label is None:
+                continue
+            end = 0
+            for token in _EVALSCOPE_TOKEN.finditer(label.group(1)):
+                word = token.group(0)
+                if word in allowed or set(word) <= allowed:
+                    end = token.end()
+                    continue
+                break
+            if end:
+                matched = label.group(1)[:end].strip().rstrip(".")
+                return ParsedLetter(matched, "answer_marker") if matched in allowed else UNPARSED
+    for character in reversed(reply):
+        if character.isupper():
+            return ParsedLetter(character, "last_capital") if character in allowed else UNPARSED
+    return UNPARSED
+
+
 LetterParser = Callable[[str, Sequence[str]], ParsedLetter]
 
 LETTER_PARSERS: dict[str, LetterParser] = {
     "answer_marker": parse_answer_marker,
+    "evalscope": parse_evalscope_answer,
     "option_letter": lambda reply, valid: parse_option_letter(reply, valid, strict=False),
     "option_letter_strict": lambda reply, valid: parse_option_letter(reply, valid, strict=True),
 }

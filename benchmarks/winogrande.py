@@ -21,7 +21,7 @@ inspect eval benchmarks/winogrande.py -T shots=5
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import datasets
 from inspect_ai import Task, task
@@ -42,6 +42,7 @@ SPLITS = ("train", "validation", "test")
 FEWSHOT_SPLIT = "train"
 REQUIRED_COLUMNS = ("sentence", "option1", "option2", "answer")
 ANSWER_LETTERS = {"1": "A", "2": "B"}
+ANSWER_PARSES = ("answer_marker", "evalscope")
 
 QUESTION_TEMPLATE = (
     "Answer the following multiple choice question. The entire content of your response "
@@ -59,6 +60,7 @@ def winogrande(
     dataset_config: str = DEFAULT_CONFIG,
     eval_split: str = "validation",
     fewshot_seed: int = 1234,
+    answer_parse: Literal["answer_marker", "evalscope"] = "answer_marker",
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
 ) -> Task:
@@ -72,6 +74,10 @@ def winogrande(
             split (validation is the same 1,267 rows in every config).
         eval_split: Split evaluated (``test`` has empty answers and is refused).
         fewshot_seed: Seed of the demonstration draws.
+        answer_parse: ``answer_marker`` reads the last ``ANSWER: X`` only (a
+            reply without one is a parse failure); ``evalscope`` is evalscope's
+            rule to the letter (case-sensitive letter, falling back to the
+            last capital letter of the reply).
         dataset_path: Hub id, local snapshot folder or local data file.
         data_files: Local file for ``eval_split``, or mapping split -> file
             (with ``shots`` > 0 the mapping needs a ``train`` entry).
@@ -81,6 +87,7 @@ def winogrande(
         dataset_config=dataset_config,
         eval_split=eval_split,
         fewshot_seed=fewshot_seed,
+        answer_parse=answer_parse,
     )
 
     def load(split: str) -> LoadedSplit:
@@ -110,7 +117,7 @@ def winogrande(
     return Task(
         dataset=dataset,
         solver=[generate()],
-        scorer=option_letter_scorer("answer_marker"),
+        scorer=option_letter_scorer(answer_parse),
         # evalscope's default for API models; greedy decoding for local checkpoints.
         config=GenerateConfig(temperature=0.0),
         metadata={"shots": shots, "dataset_config": dataset_config},
@@ -201,11 +208,13 @@ def _non_empty_string(record: dict[str, Any], name: str) -> str:
 
 
 def _check_parameters(
-    *, shots: int, dataset_config: str, eval_split: str, fewshot_seed: int
+    *, shots: int, dataset_config: str, eval_split: str, fewshot_seed: int, answer_parse: str
 ) -> None:
     def fail(message: str) -> None:
         raise ValueError(f"winogrande: {message}")
 
+    if answer_parse not in ANSWER_PARSES:
+        fail(f"unknown answer_parse {answer_parse!r}; choose one of {', '.join(ANSWER_PARSES)}.")
     if not isinstance(shots, int) or isinstance(shots, bool) or shots < 0:
         fail(f"shots must be a non-negative integer, got {shots!r}.")
     if dataset_config not in CONFIGS:
