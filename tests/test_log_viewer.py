@@ -1,0 +1,260 @@
+"""The Inspect log viewer shows a TriviaQA log correctly in a real (headless) browser.
+
+A log is produced offline (fixture rows, scripted model), ``inspect view`` serves
+it on 127.0.0.1, and Debian's Chromium driven by Playwright checks that the task
+name, the metric values and one sample's extracted answer are on the page.
+Playwright cannot download browsers here, so it is pointed at the system
+Chromium; without one (or without the playwright package) the test is skipped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from inspect_ai import eval
+
+from benchmarks.triviaqa import triviaqa
+from tests.scripted import replies_by_prompt
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+FIXTURES = Path(__file__).parent / "fixtures" / "triviaqa"
+CHROMIUM_PATHS = ("/usr/bin/chromium",)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+]
+SERVER_START_TIMEOUT_S = 60.0
+SERVER_STOP_TIMEOUT_S = 10.0
+PAGE_TIMEOUT_MS = 30_000
+VIEWPORT = {"width": 1400, "height": 1000}
+
+# Scripted replies: one exact match (tc_33) and one partial match (F1 0.8 against
+# "new york yankees"), so exact-match accuracy (0.2) and mean F1 (0.36) differ.
+SCRIPTED_REPLIES = {"Lloyd Webber": "Sunset Blvd.", "World Series": "New York"}
+EXPECTED_ACCURACY = 0.2
+EXPECTED_F1 = 0.36
+# How the viewer formats those metrics (and accuracy's stderr, 0.2 as well).
+SHOWN_EXACT_MATCH = ["exact_match", "0.2", "0.200"]
+SHOWN_F1 = ["f1", "0.36"]
+
+
+def _chromium() -> str | None:
+    for path in CHROMIUM_PATHS:
+        if os.access(path, os.X_OK):
+            return path
+    return shutil.which("chromium")
+
+
+CHROMIUM = _chromium()
+if CHROMIUM is None:
+    pytest.skip(
+        "no Chromium found (/usr/bin/chromium or `chromium` on PATH); "
+        "install Debian's `chromium` package to run the log-viewer browser test",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip(
+    "playwright.sync_api",
+    reason="the playwright package is not installed (pip install -e '.[dev]')",
+)
+
+
+def scripted_reply(prompt: str) -> str:
+    # The question is the last block; demonstrations come before it.
+    question = prompt.split("\n\n")[-1]
+    for keyword, reply in SCRIPTED_REPLIES.items():
+        if keyword in question:
+            return reply
+    return "I don't know"
+
+
+@pytest.fixture
+def log_dir(tmp_path: Path) -> Path:
+    logs = tmp_path / "logs"
+    task = triviaqa(
+        data_files={
+            "validation": str(FIXTURES / "validation.jsonl"),
+            "train": str(FIXTURES / "train.jsonl"),
+        }
+    )
+    [log] = eval(
+        task,
+        model=replies_by_prompt(scripted_reply),
+        log_dir=str(logs),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    assert log.results is not None
+    metrics = {(s.name, m.name): m.value for s in log.results.scores for m in s.metrics.values()}
+    assert metrics[("exact_match", "accuracy")] == pytest.approx(EXPECTED_ACCURACY)
+    assert metrics[("f1", "mean")] == pytest.approx(EXPECTED_F1)
+    return logs
+
+
+def _inspect_executable() -> str:
+    beside_python = Path(sys.executable).parent / "inspect"
+    if beside_python.exists():
+        return str(beside_python)
+    found = shutil.which("inspect")
+    if found is None:
+        pytest.fail(f"no `inspect` executable next to {sys.executable} or on PATH")
+    return found
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class ViewServer:
+    url: str
+    process: subprocess.Popen[bytes]
+    stderr_path: Path
+
+    def stderr(self) -> str:
+        return self.stderr_path.read_text(errors="replace")
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=SERVER_STOP_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=SERVER_STOP_TIMEOUT_S)
+
+
+def _wait_until_serving(server: ViewServer) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    last_error: Exception | None = None
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            pytest.fail(
+                f"`inspect view` exited with code {server.process.returncode} before serving "
+                f"{server.url}; its stderr:\n{server.stderr()}"
+            )
+        try:
+            with urllib.request.urlopen(server.url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError) as ex:
+            last_error = ex
+        time.sleep(0.2)
+    pytest.fail(
+        f"`inspect view` did not answer on {server.url} within {SERVER_START_TIMEOUT_S:.0f} s "
+        f"(last error: {last_error!r}); its stderr:\n{server.stderr()}"
+    )
+
+
+@pytest.fixture
+def view_server(log_dir: Path, tmp_path: Path) -> Iterator[ViewServer]:
+    port = _free_port()
+    stdout_path, stderr_path = tmp_path / "view.stdout", tmp_path / "view.stderr"
+    # Output goes to files: a pipe nobody reads could fill up and block the server.
+    with stdout_path.open("wb") as stdout, stderr_path.open("wb") as stderr:
+        process = subprocess.Popen(
+            [
+                _inspect_executable(),
+                "view",
+                "start",
+                "--log-dir",
+                str(log_dir),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
+            stdout=stdout,
+            stderr=stderr,
+            stdin=subprocess.DEVNULL,
+        )
+    server = ViewServer(f"http://127.0.0.1:{port}/", process, stderr_path)
+    try:
+        _wait_until_serving(server)
+        yield server
+    finally:
+        _stop(process)
+
+
+@pytest.fixture
+def page(tmp_path: Path) -> Iterator[Page]:
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "chromium-profile"),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport=VIEWPORT,
+        )
+        try:
+            page = context.pages[0] if context.pages else context.new_page()
+            page.set_default_timeout(PAGE_TIMEOUT_MS)
+            yield page
+        finally:
+            context.close()
+
+
+def test_log_viewer_shows_task_metrics_and_extracted_answer(
+    view_server: ViewServer, page: Page, tmp_path: Path
+) -> None:
+    expect = sync_api.expect
+    try:
+        # With a single log in the directory the viewer opens it directly.
+        page.goto(view_server.url)
+        expect(page.locator("#task-title")).to_have_text("triviaqa", timeout=PAGE_TIMEOUT_MS)
+        page.screenshot(path=tmp_path / "task.png")
+
+        page.get_by_text("All scoring...").click()
+        scoring_detail = page.get_by_role("dialog")
+        expect(scoring_detail).to_contain_text("Scoring Detail", timeout=PAGE_TIMEOUT_MS)
+        for shown in (SHOWN_EXACT_MATCH, SHOWN_F1):
+            row = scoring_detail.get_by_role("row").filter(has_text=shown[0])
+            expect(row.get_by_role("cell")).to_have_text(shown, timeout=PAGE_TIMEOUT_MS)
+        page.screenshot(path=tmp_path / "metrics.png")
+        scoring_detail.get_by_role("button", name="Close").first.click()
+        expect(scoring_detail).to_be_hidden(timeout=PAGE_TIMEOUT_MS)
+
+        page.get_by_text("tc_33", exact=True).click()
+        scoring_tab = page.get_by_role("tab", name="Scoring")
+        scoring_tab.click()
+        expect(scoring_tab).to_have_attribute("aria-selected", "true", timeout=PAGE_TIMEOUT_MS)
+        scoring_panel_id = scoring_tab.get_attribute("aria-controls")
+        assert scoring_panel_id, "the Scoring tab names no panel (aria-controls)"
+        scoring = page.locator(f"#{scoring_panel_id}")
+        # The answer is the cell right after the scorer's name; the raw reply was
+        # "Sunset Blvd." and the extraction cut it at the period.
+        scorer_cell = scoring.get_by_text("triviaqa_scorer", exact=True)
+        answer_cell = scorer_cell.locator("xpath=following-sibling::*[1]")
+        expect(answer_cell).to_have_text("Sunset Blvd", timeout=PAGE_TIMEOUT_MS)
+        expect(
+            scoring.get_by_text("normalized answer: 'sunset blvd'; matched alias 'sunset blvd'")
+        ).to_be_visible(timeout=PAGE_TIMEOUT_MS)
+        page.screenshot(path=tmp_path / "sample_scoring.png")
+    except Exception:
+        with contextlib.suppress(Exception):
+            page.screenshot(path=tmp_path / "failure.png")
+        raise
