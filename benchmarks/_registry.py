@@ -1,6 +1,7 @@
 """Tasks registered with Inspect (``inspect eval benchmarks/<name>``)."""
 
+from benchmarks.simpleqa import simpleqa
 from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
 
-__all__ = ["triviaqa", "winogrande"]
+__all__ = ["simpleqa", "triviaqa", "winogrande"]
