@@ -77,8 +77,10 @@ def load_split(
             then need a mapping. Defaults to ``split``.
     """
     single_file_split = single_file_split or split
-    if isinstance(dataset_path, (str, os.PathLike)) and Path(dataset_path).is_file():
-        data_files, dataset_path = dataset_path, None
+    if dataset_path is not None and local_path(dataset_path).exists():
+        dataset_path = str(local_path(dataset_path))
+        if Path(dataset_path).is_file():
+            data_files, dataset_path = dataset_path, None
     if data_files is not None:
         path = _file_for_split(benchmark, data_files, split, single_file_split)
         rows = load_local_file(path, split=split)
@@ -159,14 +161,30 @@ def _file_for_split(
                 f"{benchmark}: data_files has no entry for the {split!r} split "
                 f"(it has {', '.join(repr(k) for k in data_files)})."
             )
-        return Path(data_files[split])
+        return local_path(data_files[split])
     if split != single_file_split:
         raise DataError(
             f"{benchmark}: the single data file {str(data_files)!r} is taken as the "
             f"{single_file_split!r} split; the {split!r} split needs its own file: pass "
             f"data_files={{{single_file_split!r}: ..., {split!r}: ...}}."
         )
-    return Path(data_files)
+    return local_path(data_files)
+
+
+def local_path(path: str | os.PathLike[str]) -> Path:
+    """A user-given local path, relative ones taken from where the command was started.
+
+    ``inspect eval benchmarks/<name>.py`` builds the task from inside
+    ``benchmarks/``; a relative path not found there is looked up from the
+    directory the command was started in (``$PWD``, which ``chdir`` leaves).
+    """
+    candidate = Path(path).expanduser()
+    if candidate.is_absolute() or candidate.exists():
+        return candidate
+    launch_dir = os.environ.get("PWD")
+    if launch_dir and (Path(launch_dir) / candidate).exists():
+        return Path(launch_dir) / candidate
+    return candidate
 
 
 def _load_hub_or_snapshot(

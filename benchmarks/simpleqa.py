@@ -61,7 +61,7 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
 from benchmarks.lazy_dataset import LazyDataset
-from benchmarks.loading import DataError, DataFiles, DataUnavailableError
+from benchmarks.loading import DataError, DataFiles, DataUnavailableError, local_path
 from benchmarks.records import field
 
 DATASET_URL = "https://openaipublic.blob.core.windows.net/simple-evals/simple_qa_test_set.csv"
@@ -552,10 +552,10 @@ def _csv_field_limit(limit: int) -> Iterator[None]:
 def _dataset_file(dataset_path: str | None, data_files: DataFiles | None) -> Path:
     if data_files is not None:
         if isinstance(data_files, Mapping):
-            return Path(data_files["test"])
-        return Path(data_files)
+            return local_path(data_files["test"])
+        return local_path(data_files)
     if dataset_path is not None:
-        return Path(dataset_path)
+        return local_path(dataset_path)
     return official_dataset_file()
 
 

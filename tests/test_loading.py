@@ -1,0 +1,84 @@
+"""The shared loader: local files, path resolution and error messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.loading import DataError, load_split, local_path
+
+FIXTURE = Path(__file__).parent / "fixtures" / "triviaqa" / "validation.jsonl"
+
+
+def load(**kwargs: object) -> object:
+    return load_split(
+        benchmark="TriviaQA",
+        hub_path="mandarjoshi/trivia_qa",
+        config="rc.wikipedia.nocontext",
+        split="validation",
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def test_a_relative_path_is_also_found_from_the_launch_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `inspect eval benchmarks/x.py` builds the task from inside benchmarks/.
+    monkeypatch.setenv("PWD", str(FIXTURE.parents[2]))
+    monkeypatch.chdir(tmp_path)
+    relative = "fixtures/triviaqa/validation.jsonl"
+    assert local_path(relative) == FIXTURE.parents[2] / relative
+    split = load(data_files=relative)
+    assert len(split.rows) == 5  # type: ignore[attr-defined]
+
+
+def test_a_path_found_from_the_current_directory_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "x.jsonl").write_text("{}\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PWD", "/nonexistent")
+    assert local_path("x.jsonl") == Path("x.jsonl")
+
+
+def test_dataset_path_may_name_a_local_file() -> None:
+    split = load(dataset_path=str(FIXTURE))
+    assert split.where == f"{FIXTURE} (validation split)"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        (
+            "rows.txt",
+            b"x",
+            "unsupported file type '.txt'; use one of .jsonl, .json, .parquet, .csv.",
+        ),
+        ("rows.jsonl", b"", "the file is empty."),
+        ("rows.parquet", b"PAR1 truncated", "could not be read as parquet: "),
+        ("rows.jsonl", b'{"question": "a"}\n{"question": ', "could not be read as json: "),
+    ],
+)
+def test_unreadable_files_are_named(
+    tmp_path: Path, name: str, content: bytes, message: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(DataError) as raised:
+        load(data_files=str(path))
+    assert str(raised.value).startswith(f"{path}: {message}")
+
+
+def test_a_missing_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(DataError) as raised:
+        load(data_files=str(tmp_path / "absent.jsonl"))
+    assert str(raised.value) == f"{tmp_path / 'absent.jsonl'}: no such file."
+
+
+def test_a_mapping_without_the_split_says_which_it_has() -> None:
+    with pytest.raises(DataError) as raised:
+        load(data_files={"train": str(FIXTURE)})
+    assert str(raised.value) == (
+        "TriviaQA: data_files has no entry for the 'validation' split (it has 'train')."
+    )
