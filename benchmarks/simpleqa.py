@@ -23,22 +23,15 @@ from __future__ import annotations
 import ast
 import contextlib
 import csv
-import hashlib
-import http.client
 import json
 import logging
-import os
 import re
 import string
-import tempfile
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, Literal
 
-import platformdirs
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 from inspect_ai.model import (
@@ -60,15 +53,14 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
+from benchmarks import download
 from benchmarks.lazy_dataset import LazyDataset
-from benchmarks.loading import DataError, DataFiles, DataUnavailableError, local_path
+from benchmarks.loading import DataError, DataFiles, local_path
 from benchmarks.records import field
 
 DATASET_URL = "https://openaipublic.blob.core.windows.net/simple-evals/simple_qa_test_set.csv"
 DATASET_SHA256 = "feee3f7e7db3617e94e8fcf1977b756ec420ef8568f4e0fcbbe0e92e9d5fc032"
 DATASET_FILENAME = "simple_qa_test_set.csv"
-CACHE_DIR_ENV = "INSPECT_BENCHMARKS_CACHE"
-DOWNLOAD_TIMEOUT_SECONDS = 60
 
 # The reference sends the bare question as the only (user) message.
 ANSWER_TEMPLATE = "{question}"
@@ -195,7 +187,7 @@ def simpleqa(
         ),
         metrics=simpleqa_task_metrics(topic_breakdown),
         config=GenerateConfig(temperature=CANDIDATE_TEMPERATURE, max_tokens=CANDIDATE_MAX_TOKENS),
-        metadata={"grade_parse": grade_parse, "dataset_sha256": file_sha256(path)},
+        metadata={"grade_parse": grade_parse, "dataset_sha256": download.file_sha256(path)},
         version="1.0.0",
     )
 
@@ -560,77 +552,17 @@ def _dataset_file(dataset_path: str | None, data_files: DataFiles | None) -> Pat
 
 
 def cache_dir() -> Path:
-    """Where the upstream CSV is kept: ``$INSPECT_BENCHMARKS_CACHE/simpleqa``, else
-    the platform's user cache directory (``~/.cache/inspect_benchmarks/simpleqa``
-    on Linux)."""
-    base = os.environ.get(CACHE_DIR_ENV) or platformdirs.user_cache_dir("inspect_benchmarks")
-    return Path(base).expanduser() / "simpleqa"
+    return download.cache_dir("simpleqa")
 
 
 def official_dataset_file() -> Path:
     """The upstream CSV from the cache, downloaded and verified on first use."""
-    destination = cache_dir() / DATASET_FILENAME
-    if destination.is_file():
-        actual = file_sha256(destination)
-        if actual != DATASET_SHA256:
-            raise DataError(
-                f"{destination}: sha256 {actual} does not match the official SimpleQA "
-                f"file ({DATASET_SHA256}). Delete it to download the file again, or pass "
-                f"dataset_path=<your file> to use a modified copy on purpose."
-            )
-        return destination
-    download_verified(DATASET_URL, destination, DATASET_SHA256)
-    return destination
-
-
-def download_verified(url: str, destination: Path, sha256: str) -> None:
-    """Download ``url`` to ``destination``, which appears only if its sha256 matches."""
-    try:
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        handle, partial_name = tempfile.mkstemp(
-            dir=destination.parent, prefix=f".{destination.name}.", suffix=".part"
-        )
-    except OSError as ex:
-        raise DataUnavailableError(
-            f"Cannot write the SimpleQA cache directory {destination.parent}: {ex}. "
-            f"Set {CACHE_DIR_ENV} to a writable directory, or pass dataset_path=<local file>."
-        ) from None
-    partial = Path(partial_name)
-    try:
-        digest = hashlib.sha256()
-        with os.fdopen(handle, "wb") as out:
-            try:
-                with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_SECONDS) as response:
-                    for chunk in iter(lambda: response.read(1 << 16), b""):
-                        digest.update(chunk)
-                        out.write(chunk)
-            except (OSError, http.client.HTTPException) as ex:
-                reason = ex.reason if isinstance(ex, urllib.error.URLError) else ex
-                raise DataUnavailableError(
-                    f"Could not download the SimpleQA dataset from {url}: {reason}\n"
-                    f"To run without network access, download {DATASET_FILENAME} on a "
-                    f"connected machine (sha256 {sha256}) and pass dataset_path=<that file>, "
-                    f"or put it at {destination} (the cache directory, set with "
-                    f"{CACHE_DIR_ENV})."
-                ) from None
-        actual = digest.hexdigest()
-        if actual != sha256:
-            raise DataError(
-                f"{url}: the downloaded file has sha256 {actual}, expected {sha256}; it was "
-                f"discarded and nothing was cached. The upstream file may have changed: "
-                f"pass dataset_path=<a verified copy> to run."
-            )
-        os.replace(partial, destination)
-    finally:
-        partial.unlink(missing_ok=True)
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+    return download.cached_verified_file(
+        what="SimpleQA",
+        url=DATASET_URL,
+        destination=cache_dir() / DATASET_FILENAME,
+        sha256=DATASET_SHA256,
+    )
 
 
 # ---------------------------------------------------------------------------

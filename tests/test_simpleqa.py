@@ -6,6 +6,7 @@ import hashlib
 import logging
 import shutil
 import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -713,7 +714,7 @@ def forbid_downloads(monkeypatch: pytest.MonkeyPatch) -> None:
     def offline(*_: Any, **__: Any) -> Any:
         raise urllib.error.URLError("[Errno -3] Temporary failure in name resolution")
 
-    monkeypatch.setattr(simpleqa_module.urllib.request, "urlopen", offline)
+    monkeypatch.setattr(urllib.request, "urlopen", offline)
 
 
 def test_default_source_is_the_pinned_upstream_csv() -> None:
