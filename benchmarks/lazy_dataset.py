@@ -32,8 +32,9 @@ def dataset_from_rows(
     name: str,
     size: int | None = None,
     columns: Sequence[str] | None = None,
+    indices: Sequence[int] | None = None,
 ) -> LazyDataset:
-    """A lazy dataset over the first ``size`` rows of ``split``.
+    """A lazy dataset over the first ``size`` rows of ``split`` (or the rows ``indices``).
 
     ``record_to_sample(row_index, record)`` builds one sample; a ``KeyError``,
     ``TypeError`` or ``ValueError`` it raises becomes a ``DataError`` naming the
@@ -56,7 +57,7 @@ def dataset_from_rows(
             raise DataError(f"{where}, row {row}: {message}") from ex
 
     total = len(rows) if size is None else min(size, len(rows))
-    return LazyDataset(build, total, name=name, location=where)
+    return LazyDataset(build, total, name=name, location=where, indices=indices)
 
 
 def arrow_row_reader(

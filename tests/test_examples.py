@@ -1,0 +1,385 @@
+"""The examples run offline: the log analysis draws its plots, the quickstart notebook executes.
+
+Logs of all four benchmarks come from scripted models on the fixture rows; the
+analysis' numbers are checked exactly and its PNGs are opened with Pillow. The
+notebook runs in a fresh kernel of this interpreter with its parameters cell
+replaced (scripted models, fixture files, temporary folders).
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+import textwrap
+import time
+import zlib
+from pathlib import Path
+from types import ModuleType
+
+import pyarrow.parquet as pq
+import pytest
+from inspect_ai import eval
+from inspect_ai.model import ChatMessage, ContentImage
+from PIL import Image
+
+from benchmarks.scienceqa import scienceqa
+from benchmarks.simpleqa import simpleqa
+from benchmarks.triviaqa import triviaqa
+from benchmarks.winogrande import winogrande
+from tests.scripted import last_user_text, scripted_model
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+TRIVIAQA_FILES = {
+    "validation": str(FIXTURES / "triviaqa" / "validation.jsonl"),
+    "train": str(FIXTURES / "triviaqa" / "train.jsonl"),
+}
+SIMPLEQA_CSV = str(FIXTURES / "simpleqa" / "simple_qa_test_set.sample.csv")
+WINOGRANDE_FILE = str(FIXTURES / "winogrande" / "validation.jsonl")
+SCIENCEQA_FILE = str(FIXTURES / "scienceqa" / "test_rows.hf.parquet")
+PLOT_FILES = ("simpleqa_outcomes.png", "scienceqa_breakdowns.png", "triviaqa_em_f1.png")
+
+# TriviaQA (last question of the prompt -> reply): two exact matches, one partial
+# match ("New York" against "new york yankees": F1 0.8), two misses.
+TRIVIAQA_CAREFUL = {
+    "Lloyd Webber": "Sunset Blvd.",
+    "Lou Gehrig": "Cal Ripken",
+    "World Series": "New York",
+    "Pearl Pickler": "Potato",
+    "Boston Marathon": "I don't know",
+}
+NOT_ATTEMPTED_REPLY = "I don't know"
+WRONG_REPLY = "Paris"
+
+
+def load_analysis() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("analyze_logs", EXAMPLES / "analyze_logs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+analysis = load_analysis()
+
+
+@functools.cache
+def simpleqa_questions() -> list[tuple[str, str]]:
+    with open(SIMPLEQA_CSV, encoding="utf-8", newline="") as handle:
+        return [(row["problem"], row["answer"]) for row in csv.DictReader(handle)]
+
+
+@functools.cache
+def scienceqa_text_answers() -> dict[str, str]:
+    """Question -> answer letter, for the fixture rows without an image."""
+    rows = pq.read_table(SCIENCEQA_FILE, columns=["question", "answer", "image"]).to_pylist()
+    return {row["question"]: "ABCDE"[row["answer"]] for row in rows if row["image"] is None}
+
+
+def has_image(messages: list[ChatMessage]) -> bool:
+    return any(
+        isinstance(part, ContentImage)
+        for message in messages
+        if not isinstance(message.content, str)
+        for part in message.content
+    )
+
+
+def careful_reply(messages: list[ChatMessage]) -> str:
+    """A text-only 'model': right on text-only ScienceQA rows, 'A' on image rows;
+    SimpleQA row i answered right (i % 3 == 0), not attempted (1) or wrong (2)."""
+    text = last_user_text(messages)
+    if "'ANSWER: [LETTER]'" in text:  # Winogrande
+        return "ANSWER: " + "AB"[zlib.crc32(text.encode()) % 2]
+    if "Answer with the option letter" in text:  # ScienceQA
+        if has_image(messages):
+            return "A"
+        return next(letter for q, letter in scienceqa_text_answers().items() if q in text)
+    if text.endswith("Answer:"):  # TriviaQA: only the last question counts
+        question = text.rsplit("Question: ", 1)[-1]
+        return next(reply for key, reply in TRIVIAQA_CAREFUL.items() if key in question)
+    for index, (problem, answer) in enumerate(simpleqa_questions()):
+        if text == problem:
+            return (answer, NOT_ATTEMPTED_REPLY, WRONG_REPLY)[index % 3]
+    raise AssertionError(f"unexpected prompt: {text[:200]!r}")
+
+
+def guesser_reply(messages: list[ChatMessage]) -> str:
+    text = last_user_text(messages)
+    if "'ANSWER: [LETTER]'" in text:
+        return "ANSWER: A"
+    if "Answer with the option letter" in text:
+        return "A"
+    if text.endswith("Answer:"):
+        return "New York"
+    return WRONG_REPLY
+
+
+def judge_reply(messages: list[ChatMessage]) -> str:
+    """Grades the last 'Gold target' / 'Predicted answer' pair of the grader prompt."""
+    gold, predicted = re.findall(
+        r"Gold target: (.*)\nPredicted answer: (.*)\n", last_user_text(messages)
+    )[-1]
+    if predicted == NOT_ATTEMPTED_REPLY:
+        return "C"
+    return "A" if predicted.strip() == gold.strip() else "B"
+
+
+@pytest.fixture(scope="module")
+def log_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("logs")
+    # An older TriviaQA run of the same model, which the analysis must ignore.
+    [stale] = eval(
+        triviaqa(data_files=TRIVIAQA_FILES),
+        model=scripted_model(lambda _: "Potato", name="careful"),
+        log_dir=str(directory),
+        display="none",
+    )
+    assert stale.status == "success"
+    time.sleep(1.1)  # log creation times have whole seconds
+    logs = eval(
+        [
+            triviaqa(data_files=TRIVIAQA_FILES),
+            simpleqa(dataset_path=SIMPLEQA_CSV),
+            winogrande(data_files=WINOGRANDE_FILE),
+            scienceqa(data_files=SCIENCEQA_FILE),
+        ],
+        model=[
+            scripted_model(careful_reply, name="careful"),
+            scripted_model(guesser_reply, name="guesser"),
+        ],
+        model_roles={"grader": scripted_model(judge_reply, name="grader")},
+        log_dir=str(directory),
+        display="none",
+    )
+    assert [log.status for log in logs] == ["success"] * 8, [str(log.error) for log in logs]
+    return directory
+
+
+def records(frame) -> list[dict]:
+    return [
+        {key: round(value, 6) if isinstance(value, float) else value for key, value in row.items()}
+        for row in frame.to_dict("records")
+    ]
+
+
+def test_analysis_tables_hold_the_scripted_numbers(log_dir: Path) -> None:
+    samples = analysis.load_samples(log_dir)
+    assert sorted(set(zip(samples["benchmark"], samples["model"], strict=True))) == [
+        (benchmark, f"mockllm/{model}")
+        for benchmark in ("scienceqa", "simpleqa", "triviaqa", "winogrande")
+        for model in ("careful", "guesser")
+    ]
+
+    assert records(analysis.triviaqa_match_table(samples)) == [
+        {"model": "mockllm/careful", "exact_match": 0.4, "f1": 0.56, "n": 5},
+        {"model": "mockllm/guesser", "exact_match": 0.0, "f1": 0.16, "n": 5},
+    ]
+
+    outcomes = analysis.simpleqa_outcome_table(samples)
+    careful = outcomes[outcomes["model"] == "mockllm/careful"].drop(columns="model")
+    # Fixture topics by row: Sci, Sci, Geo, Sports, Pol, unknown (cut metadata), Pol, Pol,
+    # Sports, Pol; row i is right / not attempted / wrong for i % 3 = 0 / 1 / 2.
+    assert records(careful) == [
+        {
+            "topic": t,
+            "correct": c,
+            "incorrect": i,
+            "not_attempted": na,
+            "judge_failure": 0.0,
+            "n": n,
+        }
+        for t, c, i, na, n in (
+            ("Geography", 0.0, 1.0, 0.0, 1),
+            ("Politics", 0.5, 0.0, 0.5, 4),
+            ("Science and technology", 0.5, 0.0, 0.5, 2),
+            ("Sports", 0.5, 0.5, 0.0, 2),
+            ("unknown", 0.0, 1.0, 0.0, 1),
+        )
+    ]
+    guesser = outcomes[outcomes["model"] == "mockllm/guesser"]
+    assert guesser["incorrect"].tolist() == [1.0] * 5 and guesser["n"].sum() == 10
+
+    accuracy = analysis.scienceqa_accuracy_table(samples)
+    assert records(accuracy[accuracy["model"] == "mockllm/careful"].drop(columns="model")) == [
+        {"breakdown": b, "group": g, "accuracy": round(a, 6), "n": n}
+        for b, g, a, n in (
+            ("subject", "natural science", 2 / 6, 6),
+            ("subject", "social science", 1.0, 1),
+            ("subject", "language science", 1.0, 2),
+            ("context_type", "IMG", 0.0, 4),
+            ("context_type", "TXT", 1.0, 2),
+            ("context_type", "NO", 1.0, 3),
+            ("grade_band", "G1-6", 3 / 5, 5),
+            ("grade_band", "G7-12", 2 / 4, 4),
+        )
+    ]
+    guesser_accuracy = accuracy[accuracy["model"] == "mockllm/guesser"]
+    assert records(guesser_accuracy[["group", "accuracy"]]) == [
+        {"group": g, "accuracy": round(a, 6)}
+        for g, a in (
+            ("natural science", 2 / 6),
+            ("social science", 0.0),
+            ("language science", 0.5),
+            ("IMG", 0.0),
+            ("TXT", 1.0),
+            ("NO", 1 / 3),
+            ("G1-6", 0.4),
+            ("G7-12", 0.25),
+        )
+    ]
+
+
+def assert_is_a_real_plot(path: Path) -> None:
+    assert path.is_file(), path
+    with Image.open(path) as image:
+        assert image.format == "PNG"
+        width, height = image.size
+        assert width > 400 and height > 250, (path.name, image.size)
+        colours = image.convert("RGB").getcolors(maxcolors=1_000_000)
+        assert colours is not None and len(colours) > 50, (path.name, len(colours or []))
+        # Not mostly blank: at least 3% of the pixels are not the background.
+        background = max(count for count, _ in colours)
+        assert background < 0.97 * width * height, path.name
+
+
+def test_analysis_script_writes_the_three_plots(log_dir: Path, tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(EXAMPLES / "analyze_logs.py"), str(log_dir), str(tmp_path / "plots")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Using the latest of several runs for 1 older run(s)." in result.stdout
+    for name in PLOT_FILES:
+        assert f"Wrote {tmp_path / 'plots' / name}" in result.stdout
+        assert_is_a_real_plot(tmp_path / "plots" / name)
+
+
+def test_plots_skip_benchmarks_without_runs(
+    log_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    samples = analysis.load_samples(log_dir)
+    winogrande_only = samples[samples["benchmark"] == "winogrande"]
+    assert analysis.plot_all(winogrande_only, tmp_path) == []
+    assert list(tmp_path.iterdir()) == []
+    out = capsys.readouterr().out
+    for benchmark, name in zip(("SimpleQA", "ScienceQA", "TriviaQA"), PLOT_FILES, strict=True):
+        assert f"No {benchmark} run in the logs: {name} not written." in out
+
+
+def test_analysis_script_refuses_a_missing_log_dir(tmp_path: Path) -> None:
+    assert analysis.main([str(tmp_path / "nowhere"), str(tmp_path / "plots")]) == 2
+    assert analysis.main([str(tmp_path), str(tmp_path / "plots")]) == 1
+    assert not (tmp_path / "plots").exists()
+
+
+# --- the notebook ---------------------------------------------------------------
+
+NOTEBOOK = EXAMPLES / "quickstart.ipynb"
+
+
+def notebook_parameters(log_dir: Path, plot_dir: Path) -> str:
+    """The parameters cell the test runs with: scripted models, fixtures, temp folders."""
+    return textwrap.dedent(
+        f"""
+        import sys
+
+        # The kernel must be the interpreter running the tests.
+        assert sys.executable == {sys.executable!r}, sys.executable
+        sys.path.insert(0, {str(REPO)!r})
+        from tests.scripted import last_user_text, scripted_model
+
+
+        def candidate(messages):
+            text = last_user_text(messages)
+            if "'ANSWER: [LETTER]'" in text:
+                return "ANSWER: B"
+            if "Answer with the option letter" in text:
+                return "A"
+            if text.endswith("Answer:"):
+                return "Sunset Blvd."
+            return "Michio Sugeno"
+
+
+        MODEL = scripted_model(candidate, name="candidate")
+        GRADER = scripted_model(lambda messages: "A", name="grader")
+        LIMIT = 4
+        LOG_DIR = {str(log_dir)!r}
+        PLOT_DIR = {str(plot_dir)!r}
+        TRIVIAQA_DATA_FILES = {TRIVIAQA_FILES!r}
+        SIMPLEQA_DATASET_PATH = {SIMPLEQA_CSV!r}
+        WINOGRANDE_DATA_FILES = {WINOGRANDE_FILE!r}
+        SCIENCEQA_DATA_FILES = {SCIENCEQA_FILE!r}
+        """
+    )
+
+
+def test_notebook_is_committed_clean() -> None:
+    import nbformat
+
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    nbformat.validate(notebook)
+    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert all(cell.outputs == [] and cell.execution_count is None for cell in code_cells)
+    parameters = [cell for cell in code_cells if "parameters" in cell.metadata.get("tags", [])]
+    assert parameters == [code_cells[0]]
+    assert 'MODEL = "openai/gpt-4o-mini"' in parameters[0].source
+    assert 'GRADER = "openai/gpt-4o"' in parameters[0].source
+
+
+def test_notebook_runs_top_to_bottom(tmp_path: Path) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    pytest.importorskip("ipywidgets", reason="inspect_ai needs ipywidgets in notebooks")
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    index = next(
+        i for i, cell in enumerate(notebook.cells) if "parameters" in cell.metadata.get("tags", [])
+    )
+    log_dir, plot_dir = tmp_path / "logs", tmp_path / "plots"
+    notebook.cells[index] = nbformat.v4.new_code_cell(notebook_parameters(log_dir, plot_dir))
+
+    # A kernelspec naming this interpreter, so no other Python on the machine is picked up.
+    kernels = tmp_path / "kernels"
+    (kernels / "benchmarks-test").mkdir(parents=True)
+    (kernels / "benchmarks-test" / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "benchmarks tests",
+                "language": "python",
+            }
+        )
+    )
+    manager = KernelManager(
+        kernel_name="benchmarks-test",
+        kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]),
+    )
+    client = nbclient.NotebookClient(
+        notebook, km=manager, timeout=120, resources={"metadata": {"path": str(EXAMPLES)}}
+    )
+    client.execute()
+
+    outputs = [output for cell in notebook.cells for output in cell.get("outputs", [])]
+    assert not [output for output in outputs if output.output_type == "error"]
+    assert sorted(path.name for path in plot_dir.iterdir()) == sorted(PLOT_FILES)
+    # The three plots are shown in the last cell.
+    images = [o for o in notebook.cells[-1].outputs if "image/png" in o.get("data", {})]
+    assert len(images) == 3
+    # The metrics tables were read back: TriviaQA's first 4 questions, one exact match.
+    triviaqa_cell = next(c for c in notebook.cells if "triviaqa_log = run(" in c.source)
+    table = triviaqa_cell.outputs[-1]["data"]["text/plain"]
+    assert re.search(r"exact_match\s+accuracy\s+0\.25\b", table), table
+    assert len(list(log_dir.glob("*.eval"))) == 4

@@ -1,0 +1,554 @@
+"""ScienceQA: prompts, images, data errors, reply parsing and an end-to-end run."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import datasets
+import pyarrow.parquet as pq
+import pytest
+from inspect_ai import eval
+from inspect_ai.dataset import Sample
+from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
+from PIL import Image, ImageChops
+
+from benchmarks.images import scaled_size
+from benchmarks.lazy_dataset import LazyDataset
+from benchmarks.loading import DataError
+from benchmarks.mcq import parse_option_letter
+from benchmarks.scienceqa import grade_band, prompt_text, record_to_sample, scienceqa
+from tests.scripted import last_user_text, scripted_model
+
+FIXTURE = Path(__file__).parent / "fixtures" / "scienceqa" / "test_rows.hf.parquet"
+WHERE = f"{FIXTURE} (test split)"
+
+ROW0_TEXT = (
+    "Context: This passage describes the fleece type trait in sheep:\n"
+    "The fleece, or outer coat, of a sheep is often cut off and used to make yarn for fabrics "
+    "and other textiles. Woolly fleeces, which have shorter hairs, are usually used for clothing "
+    "and blankets. Hairy fleeces, which have longer hairs, are usually used for carpets.\n"
+    "In a group of sheep, some individuals have a hairy fleece and others have a woolly fleece. "
+    "In this group, the gene for the fleece type trait has two alleles. The allele for a hairy "
+    "fleece (F) is dominant over the allele for a woolly fleece (f).\n"
+    "This Punnett square shows a cross between two sheep.\n"
+    "Question: What is the expected ratio of offspring with a woolly fleece to offspring with a "
+    "hairy fleece? Choose the most likely ratio.\n"
+    "Options:\n"
+    "(A) 0:4\n"
+    "(B) 4:0\n"
+    "(C) 2:2\n"
+    "(D) 1:3\n"
+    "(E) 3:1\n"
+    "Answer with the option letter from the given choices."
+)
+ROW1_TEXT = (
+    "Context: Select the better estimate.\n"
+    "Question: How long does it take to bake lasagna in the oven?\n"
+    "Options:\n"
+    "(A) 33 minutes\n"
+    "(B) 33 hours\n"
+    "Answer with the option letter from the given choices."
+)
+ROW2_TEXT = (
+    "Question: Which figure of speech is used in this text?\n"
+    "Sing, O goddess, the anger of Achilles son of Peleus, that brought countless ills upon "
+    "the Achaeans.\n"
+    "\u2014Homer, The Iliad\n"
+    "Options:\n"
+    "(A) chiasmus\n"
+    "(B) apostrophe\n"
+    "Answer with the option letter from the given choices."
+)
+
+
+def fixture_records() -> list[dict[str, Any]]:
+    """The fixture rows with images as undecoded ``{"bytes", "path"}``."""
+    return pq.read_table(FIXTURE).to_pylist()
+
+
+def fixture_image(row: int) -> bytes:
+    return fixture_records()[row]["image"]["bytes"]
+
+
+def write_rows(path: Path, records: list[dict[str, Any]]) -> Path:
+    """Rows as parquet with the Image feature, as the Hub copy stores them."""
+    features = datasets.load_dataset("parquet", data_files=str(FIXTURE), split="train").features
+    datasets.Dataset.from_list(records, features=features).to_parquet(str(path))
+    return path
+
+
+def image_of(sample: Sample) -> tuple[str, bytes]:
+    assert not isinstance(sample.input, str)
+    content = sample.input[0].content
+    assert isinstance(content, list) and isinstance(content[0], ContentImage)
+    header, _, payload = content[0].image.partition(",")
+    return header, base64.b64decode(payload, validate=True)
+
+
+def same_pixels(a: Image.Image, b: Image.Image) -> bool:
+    return a.size == b.size and a.mode == b.mode and ImageChops.difference(a, b).getbbox() is None
+
+
+# --- messages -----------------------------------------------------------------
+
+
+def test_row_with_image_and_hint_is_image_then_text() -> None:
+    sample = scienceqa(data_files=str(FIXTURE)).dataset[0]
+    assert isinstance(sample.input, list)
+    uri = "data:image/png;base64," + base64.b64encode(fixture_image(0)).decode("ascii")
+    assert sample.input == [
+        ChatMessageUser(
+            id=sample.input[0].id,
+            content=[ContentImage(image=uri), ContentText(text=ROW0_TEXT)],
+        )
+    ]
+    assert sample.id == 0
+    assert sample.target == "B"
+    assert sample.choices == ["0:4", "4:0", "2:2", "1:3", "3:1"]
+    assert sample.metadata == {
+        "has_image": True,
+        "has_hint": True,
+        "context_type": "IMG",
+        "subject": "natural science",
+        "grade": "grade8",
+        "grade_band": "G7-12",
+        "topic": "biology",
+        "category": "Genes to traits",
+        "skill": "Use Punnett squares to calculate ratios of offspring types",
+    }
+
+
+def test_row_with_hint_only_is_text() -> None:
+    sample = scienceqa(data_files=str(FIXTURE)).dataset[1]
+    assert sample.input == ROW1_TEXT
+    assert sample.target == "A"
+    assert sample.metadata is not None
+    assert (sample.metadata["has_image"], sample.metadata["context_type"]) == (False, "TXT")
+    assert (sample.metadata["subject"], sample.metadata["grade_band"]) == (
+        "natural science",
+        "G1-6",
+    )
+
+
+def test_row_with_neither_is_text() -> None:
+    sample = scienceqa(data_files=str(FIXTURE)).dataset[2]
+    assert sample.input == ROW2_TEXT
+    assert sample.target == "B"
+    assert sample.metadata is not None
+    assert (sample.metadata["has_hint"], sample.metadata["context_type"]) == (False, "NO")
+    assert sample.metadata["subject"] == "language science"
+
+
+def test_lmms_eval_prompt_style() -> None:
+    dataset = scienceqa(data_files=str(FIXTURE), prompt_style="lmms_eval").dataset
+    assert dataset[1].input == (
+        "Context: Select the better estimate.\n"
+        "How long does it take to bake lasagna in the oven?\n"
+        "A. 33 minutes\n"
+        "B. 33 hours\n"
+        "Answer with the option's letter from the given choices directly."
+    )
+    assert dataset[2].input == (
+        "Which figure of speech is used in this text?\n"
+        "Sing, O goddess, the anger of Achilles son of Peleus, that brought countless ills upon "
+        "the Achaeans.\n\u2014Homer, The Iliad\n"
+        "A. chiasmus\n"
+        "B. apostrophe\n"
+        "Answer with the option's letter from the given choices directly."
+    )
+
+
+def test_braces_in_text_are_kept() -> None:
+    assert prompt_text("f({x})?", ["{a}", "b}"], "{hint}") == (
+        "Context: {hint}\nQuestion: f({x})?\nOptions:\n(A) {a}\n(B) b}\n"
+        "Answer with the option letter from the given choices."
+    )
+
+
+def test_image_only_row_has_no_context_line() -> None:
+    sample = scienceqa(data_files=str(FIXTURE)).dataset[4]
+    assert not isinstance(sample.input, str)
+    content = sample.input[0].content
+    assert isinstance(content, list) and isinstance(content[1], ContentText)
+    assert content[1].text == (
+        "Question: Which material is this path made of?\nOptions:\n(A) plastic\n(B) brick\n"
+        "Answer with the option letter from the given choices."
+    )
+    assert sample.metadata is not None
+    assert (sample.metadata["has_hint"], sample.metadata["context_type"]) == (False, "IMG")
+
+
+# --- images -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("row", [0, 3, 4, 8])
+def test_image_part_is_the_source_png(row: int) -> None:
+    sample = scienceqa(data_files=str(FIXTURE)).dataset[row]
+    header, payload = image_of(sample)
+    source = fixture_image(row)
+    assert header == "data:image/png;base64"
+    assert payload == source  # an RGB PNG is sent as is: no re-encoding
+    assert same_pixels(
+        Image.open(io.BytesIO(payload)), Image.open(io.BytesIO(source)).convert("RGB")
+    )
+
+
+def test_max_image_side_scales_down_keeping_aspect() -> None:
+    sample = scienceqa(data_files=str(FIXTURE), max_image_side=100).dataset[0]
+    header, payload = image_of(sample)
+    source = Image.open(io.BytesIO(fixture_image(0))).convert("RGB")
+    assert source.size == (236, 241)
+    assert scaled_size(source.size, 100) == (98, 100)
+    expected = source.resize((98, 100), Image.Resampling.LANCZOS)
+    assert header == "data:image/png;base64"
+    assert same_pixels(Image.open(io.BytesIO(payload)), expected)
+
+
+def test_jpeg_image_format() -> None:
+    sample = scienceqa(data_files=str(FIXTURE), image_format="jpeg").dataset[3]
+    header, payload = image_of(sample)
+    assert header == "data:image/jpeg;base64"
+    decoded = Image.open(io.BytesIO(payload))
+    assert (decoded.format, decoded.mode, decoded.size) == ("JPEG", "RGB", (575, 171))
+
+
+def test_corrupt_image_is_an_error_naming_the_row(tmp_path: Path) -> None:
+    records = fixture_records()
+    records[3]["image"] = {"bytes": b"\x89PNG\r\n\x1a\n garbage", "path": None}
+    path = write_rows(tmp_path / "corrupt.parquet", records)
+    dataset = scienceqa(data_files=str(path)).dataset
+    assert dataset[0].target == "B"  # other rows are unaffected
+    with pytest.raises(DataError) as raised:
+        dataset[3]
+    assert str(raised.value) == (
+        f"{path} (test split), row 3: field 'image': image bytes could not be decoded "
+        "(OSError: Truncated File Read)"
+    )
+
+
+def test_truncated_image_is_an_error_naming_the_row(tmp_path: Path) -> None:
+    records = fixture_records()
+    records[4]["image"] = {"bytes": fixture_image(4)[:2000], "path": None}
+    path = write_rows(tmp_path / "truncated.parquet", records)
+    with pytest.raises(DataError) as raised:
+        list(scienceqa(data_files=str(path)).dataset)
+    assert str(raised.value) == (
+        f"{path} (test split), row 4: field 'image': image bytes could not be decoded "
+        "(OSError: Truncated File Read)"
+    )
+
+
+def test_corrupt_image_stops_the_run_before_any_model_call(tmp_path: Path) -> None:
+    records = fixture_records()
+    records[8]["image"] = {"bytes": b"not an image", "path": None}
+    path = write_rows(tmp_path / "corrupt.parquet", records)
+    calls: list[int] = []
+
+    def reply(messages: list[ChatMessage]) -> str:
+        calls.append(1)
+        return "A"
+
+    with pytest.raises(DataError) as raised:
+        eval(
+            scienceqa(data_files=str(path)),
+            model=scripted_model(reply),
+            log_dir=str(tmp_path / "logs"),
+            display="none",
+        )
+    assert str(raised.value) == (
+        f"{path} (test split), row 8: field 'image': image bytes could not be decoded "
+        "(not in an image format Pillow reads)"
+    )
+    assert calls == []
+
+
+def test_image_paths_in_jsonl_are_relative_to_the_file(tmp_path: Path) -> None:
+    (tmp_path / "images" / "7").mkdir(parents=True)
+    (tmp_path / "images" / "7" / "image.png").write_bytes(fixture_image(0))
+    records = fixture_records()[:2]
+    records[0]["image"] = "images/7/image.png"
+    records[1]["image"] = None
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    dataset = scienceqa(data_files=str(path))
+    assert image_of(dataset.dataset[0])[1] == fixture_image(0)
+    assert dataset.dataset[1].input == ROW1_TEXT
+    assert [s.id for s in scienceqa(data_files=str(path), subset="image").dataset] == [0]
+
+
+def test_missing_image_file_is_an_error(tmp_path: Path) -> None:
+    records = fixture_records()[:1]
+    records[0]["image"] = "images/missing.png"
+    path = tmp_path / "rows.jsonl"
+    path.write_text(json.dumps(records[0]) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"row 0: field 'image': cannot read image file '.*missing"):
+        scienceqa(data_files=str(path)).dataset[0]
+
+
+# --- subsets and laziness -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("subset", "ids"),
+    [("all", list(range(9))), ("image", [0, 3, 4, 8]), ("no_image", [1, 2, 5, 6, 7])],
+)
+def test_subsets(subset: str, ids: list[int]) -> None:
+    task = scienceqa(data_files=str(FIXTURE), subset=subset)  # type: ignore[arg-type]
+    assert [s.id for s in task.dataset] == ids
+    assert task.dataset.name == "scienceqa_test" + ("" if subset == "all" else f"_{subset}")
+    assert all(s.metadata is not None for s in task.dataset)
+    assert {s.metadata["has_image"] for s in task.dataset if s.metadata} == (
+        {True, False} if subset == "all" else {subset == "image"}
+    )
+
+
+def test_samples_are_built_lazily_and_once() -> None:
+    task = scienceqa(data_files=str(FIXTURE), subset="image")
+    dataset = task.dataset
+    assert isinstance(dataset, LazyDataset)
+    assert dataset.built_rows == 0
+    first_two = dataset[:2]
+    assert [s.id for s in first_two] == [0, 3]
+    assert dataset.built_rows == 2
+    assert dataset[0] is first_two[0]  # cached: each image is encoded once
+    assert dataset.built_rows == 2
+
+
+def test_empty_subset_is_an_error(tmp_path: Path) -> None:
+    records = [r for r in fixture_records() if r["image"] is None]
+    path = write_rows(tmp_path / "text_only.parquet", records)
+    with pytest.raises(DataError, match=r"^.*text_only\.parquet \(test split\): no rows in subset"):
+        scienceqa(data_files=str(path), subset="image")
+
+
+# --- bad rows and parameters -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"answer": 5}, "field 'answer' is 5, not an index of the 5 choices (0 to 4)"),
+        ({"answer": -1}, "field 'answer' is -1, not an index of the 5 choices (0 to 4)"),
+        ({"answer": None}, "field 'answer' is missing"),
+        ({"choices": []}, "field 'choices' is empty"),
+        ({"choices": None}, "field 'choices' should be a list of strings, got None"),
+        ({"question": None}, "field 'question' is missing"),
+        ({"grade": "grade13"}, "field 'grade' should be 'grade1' to 'grade12', got 'grade13'"),
+        ({"grade": "8"}, "field 'grade' should be 'grade1' to 'grade12', got '8'"),
+        ({"subject": None}, "field 'subject' is missing"),
+    ],
+)
+def test_bad_rows_name_row_and_field(tmp_path: Path, change: dict[str, Any], message: str) -> None:
+    records = fixture_records()
+    records[0].update(change)
+    path = write_rows(tmp_path / "bad.parquet", records)
+    with pytest.raises(DataError) as raised:
+        scienceqa(data_files=str(path)).dataset[0]
+    assert str(raised.value) == f"{path} (test split), row 0: {message}"
+
+
+def test_answer_as_string_is_a_type_error() -> None:
+    record = fixture_records()[1] | {"answer": "0"}
+    with pytest.raises(TypeError, match=r"^field 'answer' should be int, got str '0'$"):
+        record_to_sample(record, 1)
+
+
+def test_missing_column(tmp_path: Path) -> None:
+    path = tmp_path / "rows.jsonl"
+    record = fixture_records()[1]
+    del record["hint"]
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"rows\.jsonl \(test split\): missing column\(s\) 'hint'"):
+        scienceqa(data_files=str(path))
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"split": "dev"}, "unknown split 'dev'; choose one of train, validation, test."),
+        ({"subset": "img"}, "unknown subset 'img'; choose one of all, image, no_image."),
+        (
+            {"prompt_style": "llava"},
+            "unknown prompt_style 'llava'; choose one of default, lmms_eval.",
+        ),
+        ({"image_format": "gif"}, "unknown image_format 'gif'; choose one of png, jpeg."),
+        ({"max_image_side": 0}, "max_image_side must be a positive integer or None, got 0."),
+        (
+            {"max_image_side": "512"},
+            "max_image_side must be a positive integer or None, got '512'.",
+        ),
+        ({"strict_parse": "yes"}, "strict_parse must be True or False, got 'yes'."),
+    ],
+)
+def test_invalid_parameters(arguments: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        scienceqa(data_files=str(FIXTURE), **arguments)
+    assert str(raised.value) == f"scienceqa: {message}"
+
+
+@pytest.mark.parametrize(
+    ("grade", "band"),
+    [("grade1", "G1-6"), ("grade6", "G1-6"), ("grade7", "G7-12"), ("grade12", "G7-12")],
+)
+def test_grade_band(grade: str, band: str) -> None:
+    assert grade_band(grade) == band
+
+
+# --- reply parsing ------------------------------------------------------------------
+
+VALID = ["A", "B", "C"]
+
+# reply, (letter, rule) by default, (letter, rule) with strict_parse=True
+REPLY_FORMATS = [
+    ("B", ("B", "exact"), ("B", "exact")),
+    ("  b \n", ("B", "exact"), ("B", "exact")),
+    ("B.", ("B", "letter_period"), ("B", "letter_period")),
+    ("B. 33 hours", ("B", "letter_period"), ("B", "letter_period")),
+    ("D. none", (None, "none"), (None, "none")),
+    ("b. 33 hours", (None, "none"), (None, "none")),
+    ("(B)", ("B", "parenthesized"), (None, "none")),
+    ("B)", ("B", "parenthesized"), (None, "none")),
+    ("(B) 33 hours", ("B", "parenthesized"), (None, "none")),
+    ("Answer: B", ("B", "answer_phrase"), (None, "none")),
+    ("The answer is B.", ("B", "answer_phrase"), (None, "none")),
+    ("The answer is (C).", ("C", "answer_phrase"), (None, "none")),
+    ("Answer: A. The answer is B.", (None, "none"), (None, "none")),
+    ("The answer is D.", (None, "none"), (None, "none")),
+    ("D", (None, "none"), (None, "none")),
+    ("33 hours", (None, "none"), (None, "none")),
+    ("", (None, "none"), (None, "none")),
+    ("Both A and B", (None, "none"), (None, "none")),
+]
+
+
+@pytest.mark.parametrize(("reply", "lenient", "strict"), REPLY_FORMATS)
+def test_reply_formats(
+    reply: str, lenient: tuple[str | None, str], strict: tuple[str | None, str]
+) -> None:
+    assert tuple(parse_option_letter(reply, VALID, strict=False)) == lenient
+    assert tuple(parse_option_letter(reply, VALID, strict=True)) == strict
+
+
+# --- end to end -----------------------------------------------------------------------
+
+# Keyed by each fixture row's first option; comments: row, target, context, grade band.
+SCRIPTED_REPLIES = {
+    "(A) 0:4": "B",  # 0, B, IMG, G7-12: correct
+    "(A) 33 minutes": "(A)",  # 1, A, TXT, G1-6: correct unless strict
+    "(A) chiasmus": "The answer is B.",  # 2, B, NO, G7-12: correct unless strict
+    "(A) The magnitude": "A. The magnitude is the same",  # 3, C, IMG, G7-12: wrong
+    "(A) plastic": "B. brick",  # 4, B, IMG, G1-6: correct
+    "(A) acquired": "I am not sure.",  # 5, A, TXT, G1-6: no answer
+    "(A) no": "a",  # 6, A, NO, G7-12: correct
+    "(A) It would": "C",  # 7, D, NO, G1-6: wrong
+    "(A) The magnetic force is stronger": "Answer: B",  # 8, B, IMG, G1-6: correct unless strict
+}
+
+
+def scripted_reply(messages: list[ChatMessage]) -> str:
+    text = last_user_text(messages)
+    [reply] = [reply for key, reply in SCRIPTED_REPLIES.items() if f"\n{key}" in text]
+    return reply
+
+
+def run(tmp_path: Path, **arguments: Any) -> dict[str, float]:
+    [log] = eval(
+        scienceqa(data_files=str(FIXTURE), **arguments),
+        model=scripted_model(scripted_reply),
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success"
+    assert log.results is not None
+    [score] = log.results.scores
+    return {name: metric.value for name, metric in score.metrics.items()}
+
+
+def test_eval_end_to_end(tmp_path: Path) -> None:
+    metrics = run(tmp_path)
+    assert metrics == pytest.approx(
+        {
+            "accuracy": 6 / 9,
+            "stderr": 1 / 6,
+            "parse_failure_rate": 1 / 9,
+            "natural science": 4 / 6,
+            "language science": 1.0,
+            "social science": 0.0,
+            "IMG": 3 / 4,
+            "TXT": 1 / 2,
+            "NO": 2 / 3,
+            "G7-12": 3 / 4,
+            "G1-6": 3 / 5,
+            "has_hint_True": 3 / 5,
+            "has_hint_False": 3 / 4,
+        }
+    )
+
+
+def test_eval_end_to_end_strict(tmp_path: Path) -> None:
+    metrics = run(tmp_path, strict_parse=True)
+    assert metrics == pytest.approx(
+        {
+            "accuracy": 3 / 9,
+            "stderr": 0.5 / 3,
+            "parse_failure_rate": 4 / 9,
+            "natural science": 2 / 6,
+            "language science": 1 / 2,
+            "social science": 0.0,
+            "IMG": 2 / 4,
+            "TXT": 0.0,
+            "NO": 1 / 3,
+            "G7-12": 2 / 4,
+            "G1-6": 1 / 5,
+            "has_hint_True": 1 / 5,
+            "has_hint_False": 2 / 4,
+        }
+    )
+
+
+def test_eval_scores_record_letter_and_rule(tmp_path: Path) -> None:
+    [log] = eval(
+        scienceqa(data_files=str(FIXTURE)),
+        model=scripted_model(scripted_reply),
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.samples is not None
+    recorded = {
+        sample.id: (score.answer, (score.metadata or {})["rule"], score.value)
+        for sample in log.samples
+        for score in (sample.scores or {}).values()
+    }
+    assert recorded == {
+        0: ("B", "exact", "C"),
+        1: ("A", "parenthesized", "C"),
+        2: ("B", "answer_phrase", "C"),
+        3: ("A", "letter_period", "I"),
+        4: ("B", "letter_period", "C"),
+        5: (None, "none", "I"),
+        6: ("A", "exact", "C"),
+        7: ("C", "exact", "I"),
+        8: ("B", "answer_phrase", "C"),
+    }
+
+
+def test_image_column_of_another_type_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "rows.jsonl"
+    record = fixture_records()[1] | {"image": 7}
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    with pytest.raises(DataError) as raised:
+        scienceqa(data_files=str(path), subset="image")
+    assert str(raised.value) == (
+        f"{path} (test split): column 'image' should hold images (bytes and path) or paths, "
+        "got int64"
+    )
+    with pytest.raises(DataError) as raised:
+        scienceqa(data_files=str(path)).dataset[0]
+    assert str(raised.value) == (
+        f"{path} (test split), row 0: field 'image' should be an image (bytes and path), "
+        "a path or null, got int 7"
+    )
