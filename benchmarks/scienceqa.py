@@ -100,7 +100,10 @@ PromptStyleName = Literal["default", "lmms_eval"]
 _GRADE = re.compile(r"grade(\d{1,2})")
 
 
-@task
+@task(
+    description="ScienceQA multiple choice with optional image: "
+    "option-letter accuracy by subject, context and grade"
+)
 def scienceqa(
     split: str = "test",
     subset: Subset = "all",

@@ -111,7 +111,10 @@ GradeParse = Literal["strict", "official"]
 logger = logging.getLogger(__name__)
 
 
-@task
+@task(
+    description="SimpleQA short-form factuality graded by an LLM judge (role grader): "
+    "calibration metrics"
+)
 def simpleqa(
     answer_prompt: str = ANSWER_TEMPLATE,
     grade_prompt: str | None = None,

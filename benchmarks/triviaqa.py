@@ -94,7 +94,7 @@ REQUIRED_COLUMNS = ("question", "question_id", "answer")
 EVIDENCE_COLUMNS = ("entity_pages", "search_results")
 
 
-@task
+@task(description="Closed-book few-shot TriviaQA (Wikipedia): alias exact match and token F1")
 def triviaqa(
     shots: int = 5,
     dataset_config: str = DEFAULT_CONFIG,

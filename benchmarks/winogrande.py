@@ -54,7 +54,7 @@ FEWSHOT_PREAMBLE = "Here are some examples of how to answer similar questions:\n
 DEMONSTRATION_SEPARATOR = "\n\n"
 
 
-@task
+@task(description="Winogrande 0-shot two-choice MCQ (evalscope template): letter accuracy")
 def winogrande(
     shots: int = 0,
     dataset_config: str = DEFAULT_CONFIG,

@@ -1,0 +1,70 @@
+"""The tasks are registered with Inspect and carry a description and a version."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+
+from tests.scripted import replies_by_prompt
+
+ROOT = Path(__file__).parents[1]
+TASKS = ("scienceqa", "simpleqa", "triviaqa", "winogrande")
+
+
+def inspect_cli() -> str:
+    sibling = Path(sys.executable).with_name("inspect")
+    return str(sibling) if sibling.exists() else (shutil.which("inspect") or "inspect")
+
+
+def test_inspect_lists_the_four_tasks_with_descriptions() -> None:
+    listed = subprocess.run(
+        [inspect_cli(), "list", "tasks", "benchmarks", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    tasks = {entry["name"]: entry for entry in json.loads(listed.stdout)}
+    assert sorted(tasks) == list(TASKS)
+    for name in TASKS:
+        assert tasks[name]["file"] == f"benchmarks/{name}.py"
+        assert len(tasks[name]["attribs"]["description"]) > 20
+
+
+def test_the_registry_name_works_from_any_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    data = str(ROOT / "tests" / "fixtures" / "winogrande" / "validation.jsonl")
+    [log] = eval(
+        "benchmarks/winogrande",
+        task_args={"data_files": data},
+        model=replies_by_prompt(lambda prompt: "ANSWER: A"),
+        limit=2,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    assert log.status == "success"
+    assert log.eval.task == "benchmarks/winogrande"
+    assert log.eval.task_version == "1.0.0"
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_every_task_has_a_version(name: str) -> None:
+    script = (
+        "import inspect_ai._util.registry as r, json\n"
+        f"from benchmarks.{name} import {name}\n"
+        f"print(json.dumps(r.registry_info({name}).metadata.get('attribs', {{}})))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+    assert "description" in json.loads(done.stdout.strip().splitlines()[-1])
