@@ -14,10 +14,12 @@ error names the dataset and says how to supply it.
 from __future__ import annotations
 
 import codecs
+import csv
+import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import datasets
 
@@ -106,10 +108,28 @@ def load_local_file(path: Path, *, split: str = "train") -> datasets.Dataset:
         raise DataError(f"{path}: the file is empty.")
     if builder in ("json", "csv"):
         check_utf8(path)
+    options: dict[str, Any] = {}
+    if builder == "json":
+        # By default datasets re-encodes a column whose rows disagree in type as
+        # JSON text, silently changing the good rows too; fail instead.
+        options["on_mixed_types"] = None
+    if builder == "csv":
+        # CSV cells are text (answers "1"/"2" must not become numbers); empty stays "".
+        options["features"] = datasets.Features(
+            {name: datasets.Value("string") for name in _csv_header(path)}
+        )
+        options["na_filter"] = False
     try:
-        loaded = datasets.load_dataset(builder, data_files={split: str(path)}, split=split)
+        loaded = datasets.load_dataset(
+            builder, data_files={split: str(path)}, split=split, **options
+        )
     except Exception as ex:  # noqa: BLE001 - rewrapped with the file name below
-        raise DataError(f"{path}: could not be read as {builder}: {_root_cause(ex)}") from ex
+        if _has_no_rows(ex):
+            raise DataError(f"{path}: the file holds no rows.") from ex
+        problem = _json_problem(path) if builder == "json" else None
+        raise DataError(
+            f"{path}: could not be read as {builder}: {problem or _root_cause(ex)}"
+        ) from ex
     assert isinstance(loaded, datasets.Dataset)
     if len(loaded) == 0:
         raise DataError(f"{path}: the file holds no rows.")
@@ -200,6 +220,81 @@ def _load_hub_or_snapshot(
         ) from None
     assert isinstance(loaded, datasets.Dataset)
     return loaded
+
+
+def _csv_header(path: Path) -> list[str]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return next(csv.reader(handle), [])
+
+
+def _has_no_rows(ex: BaseException) -> bool:
+    # datasets' way of saying a file parsed to zero rows (blank lines, a bare header, [])
+    cause: BaseException | None = ex
+    while cause is not None:
+        if "corresponds to no data" in str(cause):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
+def _json_kind(value: object) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _json_problem(path: Path) -> str | None:
+    """Why a JSON (Lines) file cannot be one table: the first bad line, or the first
+    row whose field has another type than in an earlier row. Only called on failure."""
+    with path.open(encoding="utf-8-sig") as handle:
+        text = handle.read()
+    numbered: list[tuple[int, int | None, object]] = []
+    if text.lstrip().startswith("["):
+        try:
+            records = json.loads(text)
+        except json.JSONDecodeError as ex:
+            return f"not valid JSON ({ex.msg}, line {ex.lineno})."
+        if not isinstance(records, list):
+            return None
+        numbered += [(row, None, record) for row, record in enumerate(records)]
+    else:
+        # split on "\n" only: JSON strings may hold U+2028 and other line breaks
+        for line_number, line in enumerate(text.split("\n"), start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as ex:
+                return f"line {line_number} is not valid JSON ({ex.msg}, character {ex.pos})."
+            numbered.append((len(numbered), line_number, record))
+    first_seen: dict[str, tuple[str, int]] = {}
+    for row, source_line, record in numbered:
+        where = f"row {row}" + (f" (line {source_line})" if source_line else "")
+        if not isinstance(record, dict):
+            return f"{where} should be a JSON object, got {_json_kind(record)}."
+        pending: list[tuple[str, object]] = list(record.items())
+        while pending:
+            name, value = pending.pop()
+            if value is None:
+                continue
+            kind = _json_kind(value)
+            seen = first_seen.setdefault(name, (kind, row))
+            if seen[0] != kind:
+                return (
+                    f"{where}: field {name!r} is {kind} where row {seen[1]} has {seen[0]}; "
+                    "every row must hold the same type."
+                )
+            if isinstance(value, dict):
+                pending += [(f"{name}.{key}", item) for key, item in value.items()]
+            elif isinstance(value, list):
+                pending += [(f"{name}[]", item) for item in value]
+    return None
 
 
 def _root_cause(ex: BaseException) -> str:

@@ -156,6 +156,7 @@ def simpleqa(
         answer_prompt=answer_prompt,
         grade_prompt=grade_prompt,
         grade_parse=grade_parse,
+        topic_breakdown=topic_breakdown,
         grader_temperature=grader_temperature,
         grader_max_tokens=grader_max_tokens,
         dataset_path=dataset_path,
@@ -238,6 +239,8 @@ def parse_metadata(raw: object) -> tuple[dict[str, Any], str | None]:
         parsed = ast.literal_eval(raw)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as ex:
         reason = str(ex).splitlines()[0] if str(ex) else ""
+        # ast names the offending node by its repr, memory address included
+        reason = re.sub(r"<ast\.(\w+) object at 0x[0-9a-fA-F]+>", r"\1", reason)
         return {}, f"is not a Python-dict literal ({type(ex).__name__}: {reason}): {raw!r:.80}"
     if not isinstance(parsed, dict):
         return {}, f"is a {type(parsed).__name__} literal, not a dict: {raw!r:.80}"
@@ -488,7 +491,8 @@ def _read_csv(path: Path) -> list[tuple[str, dict[str, Any]]]:
 
 def _read_jsonl(path: Path) -> list[tuple[str, dict[str, Any]]]:
     rows: list[tuple[str, dict[str, Any]]] = []
-    first_line_of_id: dict[str | int, int] = {}
+    # ids are compared as logged: 1 and "1" are the same sample id
+    first_line_of_id: dict[str, int] = {}
     with path.open("rb") as handle:
         for line_number, raw_line in enumerate(handle, start=1):
             where = f"{path}, line {line_number}"
@@ -512,12 +516,12 @@ def _read_jsonl(path: Path) -> list[tuple[str, dict[str, Any]]]:
                 raise DataError(
                     f"{where}: field 'id' should be a string or an integer, got {sample_id!r:.60}."
                 )
-            if sample_id in first_line_of_id:
+            if str(sample_id) in first_line_of_id:
                 raise DataError(
                     f"{where}: field 'id' {sample_id!r} repeats the id of line "
-                    f"{first_line_of_id[sample_id]}."
+                    f"{first_line_of_id[str(sample_id)]}."
                 )
-            first_line_of_id[sample_id] = line_number
+            first_line_of_id[str(sample_id)] = line_number
             record["id"] = sample_id
             rows.append((where, record))
     return rows
@@ -577,6 +581,7 @@ def _check_parameters(
     answer_prompt: str,
     grade_prompt: str | None,
     grade_parse: str,
+    topic_breakdown: bool,
     grader_temperature: float | None,
     grader_max_tokens: int | None,
     dataset_path: str | None,
@@ -587,6 +592,8 @@ def _check_parameters(
 
     if grade_parse not in GRADE_PARSE_MODES:
         fail(f"unknown grade_parse {grade_parse!r}; choose one of {', '.join(GRADE_PARSE_MODES)}.")
+    if not isinstance(topic_breakdown, bool):
+        fail(f"topic_breakdown must be True or False, got {topic_breakdown!r}.")
     for name, template, fields in (
         ("answer_prompt", answer_prompt, ANSWER_PROMPT_FIELDS),
         ("grade_prompt", grade_prompt, GRADE_PROMPT_FIELDS),

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-import datasets
+import pyarrow as pa
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 from inspect_ai.scorer import Score, Scorer, Target, accuracy, mean, scorer, stderr
@@ -140,6 +140,8 @@ def triviaqa(
     """
     _check_parameters(
         shots=shots,
+        fewshot_seed=fewshot_seed,
+        include_evidence=include_evidence,
         dataset_config=dataset_config,
         fewshot_split=fewshot_split,
         eval_split=eval_split,
@@ -167,8 +169,9 @@ def triviaqa(
         )
 
     eval_rows = load(eval_split)
+    require_unique_ids(eval_rows, num_examples)
     prompts = FewShotPrompts(
-        fewshot_rows=load(fewshot_split).rows if shots > 0 else None,
+        fewshot_split=load(fewshot_split) if shots > 0 else None,
         shots=shots,
         seed=fewshot_seed,
         prompt_format=prompt_format,
@@ -186,6 +189,21 @@ def triviaqa(
         scorer=triviaqa_scorer(metric=metric, answer_extraction=answer_extraction),
         version="1.0.0",
     )
+
+
+def require_unique_ids(split: LoadedSplit, size: int | None) -> None:
+    """Fail, naming the row, when a question_id repeats among the rows evaluated."""
+    question_ids = split.rows.data.table.column("question_id").slice(0, size)
+    first_row: dict[object, int] = {}
+    for row, question_id in enumerate(question_ids.to_pylist()):
+        if question_id is None:
+            continue  # reported as a missing field when the row is built
+        if question_id in first_row:
+            raise DataError(
+                f"{split.where}, row {row}: field 'question_id' {question_id!r} repeats "
+                f"the id of row {first_row[question_id]}."
+            )
+        first_row[question_id] = row
 
 
 def record_to_sample(record: dict[str, Any], prompt: str) -> Sample:
@@ -211,7 +229,7 @@ class FewShotPrompts:
 
     def __init__(
         self,
-        fewshot_rows: datasets.Dataset | None,
+        fewshot_split: LoadedSplit | None,
         shots: int,
         seed: int,
         prompt_format: str,
@@ -220,14 +238,25 @@ class FewShotPrompts:
         self.question_template, answer_field = PROMPT_FORMATS[prompt_format]
         self.evidence_max_chars = evidence_max_chars
         self.draws: SeededDraws | None = None
-        if fewshot_rows is None or shots == 0:
+        if fewshot_split is None or shots == 0:
             return
+        fewshot_rows, self.where = fewshot_split
+        if shots > len(fewshot_rows):
+            raise DataError(
+                f"triviaqa: {self.where} has {len(fewshot_rows)} rows, fewer than shots={shots}."
+            )
         self.fewshot_rows = fewshot_rows
         self.draws = SeededDraws(len(fewshot_rows), shots, seed)
         table = fewshot_rows.data.table
         answers = table.column("answer").combine_chunks()
+        answer_name = "aliases" if answer_field == "first_alias" else "value"
+        if not pa.types.is_struct(answers.type) or answers.type.get_field_index(answer_name) < 0:
+            raise DataError(
+                f"{self.where}: field 'answer.{answer_name}' is missing "
+                f"(column 'answer' holds {answers.type})."
+            )
         self.questions = table.column("question")
-        self.answers = answers.field("aliases" if answer_field == "first_alias" else "value")
+        self.answers = answers.field(answer_name)
         self.first_alias = answer_field == "first_alias"
         self.demonstrations: dict[int, str] = {}
 
@@ -243,7 +272,7 @@ class FewShotPrompts:
         if cached is None:
             record = {"question": self.questions[index].as_py()}
             answer = self.answers[index].as_py()
-            where = f"TriviaQA few-shot split, row {index}"
+            where = f"{self.where}, row {index}"
             try:
                 question = field(record, "question", str)
                 if self.first_alias:
@@ -313,6 +342,8 @@ def triviaqa_scorer(
 def _check_parameters(
     *,
     shots: int,
+    fewshot_seed: int,
+    include_evidence: bool,
     dataset_config: str,
     fewshot_split: str,
     eval_split: str,
@@ -331,6 +362,10 @@ def _check_parameters(
 
     if not isinstance(shots, int) or isinstance(shots, bool) or shots < 0:
         fail(f"shots must be a non-negative integer, got {shots!r}.")
+    if not isinstance(fewshot_seed, int) or isinstance(fewshot_seed, bool):
+        fail(f"fewshot_seed must be an integer, got {fewshot_seed!r}.")
+    if not isinstance(include_evidence, bool):
+        fail(f"include_evidence must be True or False, got {include_evidence!r}.")
     one_of("dataset_config", dataset_config, CONFIGS)
     one_of("metric", metric, list(MATCH_RULES))
     one_of("answer_extraction", answer_extraction, ANSWER_EXTRACTIONS)

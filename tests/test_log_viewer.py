@@ -225,7 +225,9 @@ def test_log_viewer_shows_task_metrics_and_extracted_answer(
     try:
         # With a single log in the directory the viewer opens it directly.
         page.goto(view_server.url)
-        expect(page.locator("#task-title")).to_have_text("triviaqa", timeout=PAGE_TIMEOUT_MS)
+        expect(page.locator("#task-title")).to_have_text(
+            "benchmarks/triviaqa", timeout=PAGE_TIMEOUT_MS
+        )
         page.screenshot(path=tmp_path / "task.png")
 
         page.get_by_text("All scoring...").click()

@@ -1,0 +1,781 @@
+"""Bad local data, benchmark by benchmark: a table of malformed inputs and what each must give.
+
+Every case is generated in ``tmp_path`` from the good fixtures. A case either
+loads with a documented handling (every row becomes a sample: nothing is
+dropped) or fails with a ``DataError`` whose message names the file and,
+where one row is at fault, the row (or line) and the field, before any model
+call. ``COVERED_ELSEWHERE`` lists the cells of the issue's table that a
+benchmark's own test file already proves, and ``NOT_APPLICABLE`` the cells that
+cannot occur; ``test_the_table_covers_every_kind_for_every_benchmark`` keeps
+the three in step.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import datasets
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from inspect_ai import Task, eval
+from inspect_ai.dataset import Sample
+from inspect_ai.model import ChatMessage
+
+from benchmarks.loading import DataError
+from benchmarks.scienceqa import scienceqa
+from benchmarks.simpleqa import simpleqa
+from benchmarks.triviaqa import triviaqa
+from benchmarks.winogrande import winogrande
+from tests.scripted import scripted_model
+
+FIXTURES = Path(__file__).parent / "fixtures"
+TRIVIAQA_VALIDATION = FIXTURES / "triviaqa" / "validation.jsonl"
+TRIVIAQA_TRAIN = FIXTURES / "triviaqa" / "train.jsonl"
+TRIVIAQA_PARQUET = FIXTURES / "triviaqa" / "validation.parquet"
+WINOGRANDE_VALIDATION = FIXTURES / "winogrande" / "validation.jsonl"
+SCIENCEQA_PARQUET = FIXTURES / "scienceqa" / "test_rows.hf.parquet"
+SIMPLEQA_CSV = FIXTURES / "simpleqa" / "simple_qa_test_set.sample.csv"
+
+TASKS: dict[str, Callable[..., Task]] = {
+    "triviaqa": triviaqa,
+    "winogrande": winogrande,
+    "scienceqa": scienceqa,
+    "simpleqa": simpleqa,
+}
+
+# The issue's table of malformed inputs ("truncated parquet" widened to any truncated file).
+KINDS = (
+    "missing column",
+    "renamed column",
+    "wrong type",
+    "empty alias list",
+    "empty choices",
+    "answer index out of range",
+    "empty file",
+    "truncated file",
+    "non-UTF-8 bytes",
+    "corrupt image bytes",
+    "1 MB field",
+    "duplicate ids",
+)
+
+ONE_MEGABYTE = "x" * 1_000_000
+
+# Mixed JSON types: datasets' JSON reader (on_mixed_types="use_json") silently
+# re-encodes a column whose rows disagree in type as JSON text, so good rows change.
+MIXED_TYPES = (
+    "datasets' JSON reader re-encodes a column whose rows disagree in type as JSON text "
+    "(on_mixed_types='use_json'): the bad row is not named and good rows change; "
+    "fix in benchmarks/loading.py (on_mixed_types=None, name line and field)"
+)
+
+
+@dataclass(frozen=True)
+class Fails:
+    """A ``DataError`` whose message starts with ``where`` and contains each of ``parts``."""
+
+    where: str
+    parts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Loads:
+    """Every row a sample, ids in order; ``check`` looks at the samples."""
+
+    ids: list[Any]
+    check: Callable[[list[Sample]], None] | None = None
+
+
+Expected = Fails | Loads
+
+
+@dataclass(frozen=True)
+class Case:
+    benchmark: str
+    kind: str
+    name: str
+    make: Callable[[Path], tuple[dict[str, Any], Expected]]
+    xfail: str | None = None
+
+
+# ---------------------------------------------------------------------------
+# Writing bad files from the good fixtures
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def write_rows_parquet(path: Path, rows: list[dict[str, Any]]) -> Path:
+    datasets.Dataset.from_list(rows).to_parquet(str(path))
+    return path
+
+
+def write_text(path: Path, text: str | bytes) -> Path:
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def truncated_copy(source: Path, path: Path) -> Path:
+    data = source.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    return path
+
+
+def empty_file(path: Path) -> Path:
+    path.write_bytes(b"")
+    return path
+
+
+def with_latin1_line(rows: list[dict[str, Any]], line: int, name: str, path: Path) -> Path:
+    """JSON lines whose ``line`` (1-based) has a Latin-1 ``café`` at the end of field ``name``."""
+    rows[line - 1][name] += " @@"
+    text = "".join(json.dumps(row) + "\n" for row in rows).encode("ascii")
+    path.write_bytes(text.replace(b"@@", "café".encode("latin-1")))
+    return path
+
+
+def renamed_parquet(source: Path, path: Path, old: str, new: str) -> Path:
+    table = pq.read_table(source)
+    names = [new if name == old else name for name in table.column_names]
+    pq.write_table(table.rename_columns(names).replace_schema_metadata(None), path)
+    return path
+
+
+def triviaqa_rows() -> list[dict[str, Any]]:
+    return read_jsonl(TRIVIAQA_VALIDATION)
+
+
+TRIVIAQA_IDS = [row["question_id"] for row in triviaqa_rows()]
+
+
+def triviaqa_case(
+    kind: str,
+    name: str,
+    write: Callable[[Path], Path],
+    expected: Callable[[Path], Expected],
+    xfail: str | None = None,
+    **task_args: Any,
+) -> Case:
+    def make(tmp: Path) -> tuple[dict[str, Any], Expected]:
+        path = write(tmp)
+        return {"shots": 0, "data_files": str(path), **task_args}, expected(path)
+
+    return Case("triviaqa", kind, name, make, xfail)
+
+
+def triviaqa_row_changed(name: str, row: int, change: Callable[[dict[str, Any]], None]) -> Any:
+    def write(tmp: Path) -> Path:
+        rows = triviaqa_rows()
+        change(rows[row])
+        return write_jsonl(tmp / name, rows)
+
+    return write
+
+
+def set_path(record: dict[str, Any], dotted: str, value: Any) -> None:
+    *parents, last = dotted.split(".")
+    for parent in parents:
+        record = record[parent]
+    record[last] = value
+
+
+def triviaqa_fewshot_case(
+    kind: str,
+    name: str,
+    change_train: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+    expected: Callable[[Path], Expected],
+    xfail: str | None = None,
+) -> Case:
+    def make(tmp: Path) -> tuple[dict[str, Any], Expected]:
+        train = write_jsonl(tmp / "train.jsonl", change_train(read_jsonl(TRIVIAQA_TRAIN)))
+        files = {"validation": str(TRIVIAQA_VALIDATION), "train": str(train)}
+        return {"data_files": files}, expected(train)
+
+    return Case("triviaqa", kind, name, make, xfail)
+
+
+def without_answer_value(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for row in rows:
+        del row["answer"]["value"]
+    return rows
+
+
+def check_triviaqa_big_question(samples: list[Sample]) -> None:
+    assert samples[1].input == f"Question: {ONE_MEGABYTE}?\nAnswer:"
+
+
+TRIVIAQA_CASES = [
+    triviaqa_case(
+        "renamed column",
+        "parquet column 'question' renamed 'query'",
+        lambda tmp: renamed_parquet(TRIVIAQA_PARQUET, tmp / "v.parquet", "question", "query"),
+        lambda path: Fails(f"{path} (validation split): missing column(s) 'question'; found "),
+    ),
+    triviaqa_fewshot_case(
+        "missing column",
+        "train rows without answer.value",
+        without_answer_value,
+        lambda path: Fails(f"{path} (train split)", ("'answer.value'",)),
+    ),
+    triviaqa_fewshot_case(
+        "missing column",
+        "train rows with a null answer.value",
+        lambda rows: [{**row, "answer": {**row["answer"], "value": None}} for row in rows],
+        lambda path: Fails(f"{path} (train split), row ", ("field 'answer.value' is missing",)),
+    ),
+    triviaqa_case(
+        "wrong type",
+        "aliases a string in every parquet row",
+        lambda tmp: write_rows_parquet(
+            tmp / "v.parquet",
+            [
+                {**row, "answer": {**row["answer"], "aliases": row["answer"]["aliases"][0]}}
+                for row in triviaqa_rows()
+            ],
+        ),
+        lambda path: Fails(
+            f"{path} (validation split), row 0: field 'answer.aliases' should be a list of "
+            "strings, got 'Sunset Blvd'"
+        ),
+    ),
+    triviaqa_case(
+        "wrong type",
+        "aliases a string in jsonl row 1",
+        triviaqa_row_changed("v.jsonl", 1, lambda r: set_path(r, "answer.aliases", "Onion")),
+        lambda path: Fails(f"{path}", ("row 1", "'answer.aliases'")),
+    ),
+    triviaqa_case(
+        "wrong type",
+        "question_id a number in jsonl row 1",
+        triviaqa_row_changed("v.jsonl", 1, lambda r: set_path(r, "question_id", 7)),
+        lambda path: Fails(f"{path}", ("row 1", "'question_id'")),
+    ),
+    triviaqa_case(
+        "empty file",
+        "0-byte parquet",
+        lambda tmp: empty_file(tmp / "v.parquet"),
+        lambda path: Fails(f"{path}: the file is empty."),
+    ),
+    triviaqa_case(
+        "empty file",
+        "jsonl of blank lines",
+        lambda tmp: write_text(tmp / "v.jsonl", "\n\n\n"),
+        lambda path: Fails(f"{path}: the file holds no rows."),
+    ),
+    triviaqa_case(
+        "truncated file",
+        "parquet cut in half",
+        lambda tmp: truncated_copy(TRIVIAQA_PARQUET, tmp / "v.parquet"),
+        lambda path: Fails(
+            f"{path}: could not be read as parquet: ArrowInvalid: Parquet magic bytes not "
+            "found in footer."
+        ),
+    ),
+    triviaqa_case(
+        "truncated file",
+        "jsonl whose last line is cut",
+        lambda tmp: write_text(tmp / "v.jsonl", TRIVIAQA_VALIDATION.read_bytes()[:-100]),
+        lambda path: Fails(f"{path}", ("line 5", "not valid JSON")),
+    ),
+    triviaqa_case(
+        "non-UTF-8 bytes",
+        "Latin-1 byte on line 3",
+        lambda tmp: with_latin1_line(triviaqa_rows(), 3, "question", tmp / "v.jsonl"),
+        lambda path: Fails(
+            f"{path}: line 3 is not valid UTF-8 (invalid continuation byte); re-encode the "
+            "file as UTF-8."
+        ),
+    ),
+    triviaqa_case(
+        "1 MB field",
+        "1 MB question in row 1",
+        triviaqa_row_changed("v.jsonl", 1, lambda r: set_path(r, "question", ONE_MEGABYTE + "?")),
+        lambda path: Loads(TRIVIAQA_IDS, check_triviaqa_big_question),
+    ),
+    triviaqa_case(
+        "duplicate ids",
+        "row 1 repeats the question_id of row 0",
+        triviaqa_row_changed("v.jsonl", 1, lambda r: set_path(r, "question_id", "tc_33")),
+        lambda path: Fails(f"{path} (validation split), row 1:", ("'question_id'", "'tc_33'")),
+    ),
+    triviaqa_fewshot_case(
+        "few-shot pool too small",
+        "3 train rows for 5 shots",
+        lambda rows: rows[:3],
+        lambda path: Fails("", (f"{path} (train split)", "3 rows", "shots=5")),
+    ),
+]
+
+
+# --- Winogrande -------------------------------------------------------------------
+
+
+def winogrande_rows() -> list[dict[str, Any]]:
+    return read_jsonl(WINOGRANDE_VALIDATION)
+
+
+def winogrande_case(
+    kind: str,
+    name: str,
+    write: Callable[[Path], Path],
+    expected: Callable[[Path], Expected],
+    xfail: str | None = None,
+) -> Case:
+    def make(tmp: Path) -> tuple[dict[str, Any], Expected]:
+        path = write(tmp)
+        return {"data_files": str(path)}, expected(path)
+
+    return Case("winogrande", kind, name, make, xfail)
+
+
+def winogrande_row_changed(row: int, name: str, value: Any) -> Callable[[Path], Path]:
+    def write(tmp: Path) -> Path:
+        rows = winogrande_rows()
+        rows[row][name] = value
+        return write_jsonl(tmp / "v.jsonl", rows)
+
+    return write
+
+
+def winogrande_ids(count: int) -> list[str]:
+    return [f"winogrande_xl_validation_{row}" for row in range(count)]
+
+
+def check_repeated_winogrande_row(samples: list[Sample]) -> None:
+    assert (samples[5].input, samples[5].target) == (samples[0].input, samples[0].target)
+
+
+def check_csv_targets(samples: list[Sample]) -> None:
+    assert [s.target for s in samples] == ["A", "B"]
+
+
+WINOGRANDE_CSV = (
+    "sentence,option1,option2,answer\n"
+    "Ann beat Bo so _ won.,Ann,Bo,1\n"
+    "Ann beat Bo so _ lost.,Ann,Bo,2\n"
+)
+
+WINOGRANDE_CASES = [
+    winogrande_case(
+        "wrong type",
+        "answer a number in jsonl row 1 only",
+        winogrande_row_changed(1, "answer", 2),
+        lambda path: Fails(f"{path}", ("row 1", "'answer'")),
+    ),
+    winogrande_case(
+        "wrong type",
+        "option1 a list in jsonl row 1",
+        winogrande_row_changed(1, "option1", ["Sarah", "Maria"]),
+        lambda path: Fails(f"{path}", ("row 1", "'option1'")),
+    ),
+    winogrande_case(
+        "wrong type",
+        "csv in the upstream schema (answers read as numbers)",
+        lambda tmp: write_text(tmp / "v.csv", WINOGRANDE_CSV),
+        lambda path: Loads(winogrande_ids(2), check_csv_targets),
+    ),
+    winogrande_case(
+        "empty file",
+        "csv with a header and no rows",
+        lambda tmp: write_text(tmp / "v.csv", "sentence,option1,option2,answer\n"),
+        lambda path: Fails(f"{path}: the file holds no rows."),
+    ),
+    winogrande_case(
+        "truncated file",
+        "parquet cut in half",
+        lambda tmp: truncated_copy(
+            write_rows_parquet(tmp / "good.parquet", winogrande_rows()), tmp / "v.parquet"
+        ),
+        lambda path: Fails(f"{path}: could not be read as parquet: ArrowInvalid: "),
+    ),
+    winogrande_case(
+        "duplicate ids",
+        "a repeated row is a sample of its own (ids are row numbers)",
+        lambda tmp: write_jsonl(tmp / "v.jsonl", [*winogrande_rows(), winogrande_rows()[0]]),
+        lambda path: Loads(winogrande_ids(6), check_repeated_winogrande_row),
+    ),
+]
+
+
+# --- ScienceQA --------------------------------------------------------------------
+
+
+def scienceqa_records() -> list[dict[str, Any]]:
+    return pq.read_table(SCIENCEQA_PARQUET).to_pylist()
+
+
+def scienceqa_features() -> datasets.Features:
+    return datasets.load_dataset(
+        "parquet", data_files=str(SCIENCEQA_PARQUET), split="train"
+    ).features
+
+
+def write_scienceqa_parquet(path: Path, records: list[dict[str, Any]]) -> Path:
+    datasets.Dataset.from_list(records, features=scienceqa_features()).to_parquet(str(path))
+    return path
+
+
+def scienceqa_text_rows() -> list[dict[str, Any]]:
+    """The first three fixture rows as JSON-ready records without images."""
+    return [{**record, "image": None} for record in scienceqa_records()[:3]]
+
+
+def replaced_column(source: Path, path: Path, name: str, values: pa.Array) -> Path:
+    table = pq.read_table(source)
+    table = table.set_column(table.column_names.index(name), name, values)
+    pq.write_table(table.replace_schema_metadata(None), path)
+    return path
+
+
+def scienceqa_case(
+    kind: str,
+    name: str,
+    write: Callable[[Path], Path],
+    expected: Callable[[Path], Expected],
+    xfail: str | None = None,
+    **task_args: Any,
+) -> Case:
+    def make(tmp: Path) -> tuple[dict[str, Any], Expected]:
+        path = write(tmp)
+        return {"data_files": str(path), **task_args}, expected(path)
+
+    return Case("scienceqa", kind, name, make, xfail)
+
+
+def scienceqa_with(row: int, **changes: Any) -> Callable[[Path], Path]:
+    def write(tmp: Path) -> Path:
+        records = scienceqa_records()
+        records[row].update(changes)
+        return write_scienceqa_parquet(tmp / "t.parquet", records)
+
+    return write
+
+
+def check_scienceqa_big_question(samples: list[Sample]) -> None:
+    text = samples[1].input
+    assert isinstance(text, str)
+    assert f"Question: {ONE_MEGABYTE}\nOptions:\n" in text
+
+
+def check_repeated_scienceqa_row(samples: list[Sample]) -> None:
+    first, repeat = samples[0].input, samples[9].input
+    assert not isinstance(first, str) and not isinstance(repeat, str)
+    assert [m.model_dump(exclude={"id"}) for m in repeat] == [
+        m.model_dump(exclude={"id"}) for m in first
+    ]
+    assert repeat is not first and samples[9].target == samples[0].target
+
+
+SCIENCEQA_CASES = [
+    scienceqa_case(
+        "renamed column",
+        "parquet column 'answer' renamed 'label'",
+        lambda tmp: renamed_parquet(SCIENCEQA_PARQUET, tmp / "t.parquet", "answer", "label"),
+        lambda path: Fails(f"{path} (test split): missing column(s) 'answer'; found 'image', "),
+    ),
+    scienceqa_case(
+        "wrong type",
+        "answer a string column in parquet",
+        lambda tmp: replaced_column(
+            SCIENCEQA_PARQUET,
+            tmp / "t.parquet",
+            "answer",
+            pa.array([str(r["answer"]) for r in scienceqa_records()]),
+        ),
+        lambda path: Fails(
+            f"{path} (test split), row 0: field 'answer' should be int, got str '1'"
+        ),
+    ),
+    scienceqa_case(
+        "wrong type",
+        "answer a string in jsonl row 1 only",
+        lambda tmp: write_jsonl(
+            tmp / "t.jsonl",
+            [r if i != 1 else {**r, "answer": "0"} for i, r in enumerate(scienceqa_text_rows())],
+        ),
+        lambda path: Fails(f"{path}", ("row 1", "'answer'")),
+    ),
+    scienceqa_case(
+        "wrong type",
+        "image column of integers, subset=image",
+        lambda tmp: replaced_column(
+            SCIENCEQA_PARQUET, tmp / "t.parquet", "image", pa.array(range(9), pa.int64())
+        ),
+        lambda path: Fails(
+            f"{path} (test split): column 'image' should hold images (bytes and path) or "
+            "paths, got int64"
+        ),
+        subset="image",
+    ),
+    scienceqa_case(
+        "empty file",
+        "0-byte parquet",
+        lambda tmp: empty_file(tmp / "t.parquet"),
+        lambda path: Fails(f"{path}: the file is empty."),
+    ),
+    scienceqa_case(
+        "truncated file",
+        "parquet cut in half",
+        lambda tmp: truncated_copy(SCIENCEQA_PARQUET, tmp / "t.parquet"),
+        lambda path: Fails(
+            f"{path}: could not be read as parquet: ArrowInvalid: Parquet magic bytes not "
+            "found in footer."
+        ),
+    ),
+    scienceqa_case(
+        "non-UTF-8 bytes",
+        "Latin-1 byte on line 2 of jsonl",
+        lambda tmp: with_latin1_line(scienceqa_text_rows(), 2, "question", tmp / "t.jsonl"),
+        lambda path: Fails(
+            f"{path}: line 2 is not valid UTF-8 (invalid continuation byte); re-encode the "
+            "file as UTF-8."
+        ),
+    ),
+    scienceqa_case(
+        "1 MB field",
+        "1 MB question in row 1",
+        scienceqa_with(1, question=ONE_MEGABYTE),
+        lambda path: Loads(list(range(9)), check_scienceqa_big_question),
+    ),
+    scienceqa_case(
+        "duplicate ids",
+        "a repeated row is a sample of its own (ids are row numbers)",
+        lambda tmp: write_scienceqa_parquet(
+            tmp / "t.parquet", [*scienceqa_records(), scienceqa_records()[0]]
+        ),
+        lambda path: Loads(list(range(10)), check_repeated_scienceqa_row),
+    ),
+]
+
+
+# --- SimpleQA ---------------------------------------------------------------------
+
+
+def simpleqa_case(
+    kind: str,
+    name: str,
+    content: bytes,
+    suffix: str,
+    expected: Callable[[Path], Expected],
+    xfail: str | None = None,
+) -> Case:
+    def make(tmp: Path) -> tuple[dict[str, Any], Expected]:
+        path = tmp / f"questions{suffix}"
+        path.write_bytes(content)
+        return {"dataset_path": str(path)}, expected(path)
+
+    return Case("simpleqa", kind, name, make, xfail)
+
+
+def check_repeated_simpleqa_row(samples: list[Sample]) -> None:
+    assert samples[0].input == samples[1].input == "Who won?"
+
+
+SIMPLEQA_CASES = [
+    simpleqa_case(
+        "wrong type",
+        "id a float",
+        b'{"id": 1.5, "problem": "Q?", "answer": "A"}\n',
+        ".jsonl",
+        lambda path: Fails(
+            f"{path}, line 1: field 'id' should be a string or an integer, got 1.5."
+        ),
+    ),
+    simpleqa_case(
+        "non-UTF-8 bytes",
+        "Latin-1 byte on line 2 of jsonl",
+        b'{"id": "q1", "problem": "Who won?", "answer": "A"}\n'
+        b'{"id": "q2", "problem": "Qui a gagn\xe9?", "answer": "A"}\n',
+        ".jsonl",
+        lambda path: Fails(f"{path}, line 2: not UTF-8 text (invalid continuation byte)."),
+    ),
+    simpleqa_case(
+        "duplicate ids",
+        "ids 1 and '1' (the same id once logged)",
+        b'{"id": 1, "problem": "Q1?", "answer": "A"}\n'
+        b'{"id": "1", "problem": "Q2?", "answer": "B"}\n',
+        ".jsonl",
+        lambda path: Fails(f"{path}, line 2:", ("'id'",)),
+    ),
+    simpleqa_case(
+        "duplicate ids",
+        "a repeated csv row is a question of its own (ids are row numbers)",
+        b"metadata,problem,answer\n\"{'topic': 'Art'}\",Who won?,A\n"
+        b"\"{'topic': 'Art'}\",Who won?,A\n",
+        ".csv",
+        lambda path: Loads(["simpleqa_0", "simpleqa_1"], check_repeated_simpleqa_row),
+    ),
+]
+
+CASES = TRIVIAQA_CASES + WINOGRANDE_CASES + SCIENCEQA_CASES + SIMPLEQA_CASES
+
+# (benchmark, kind) -> the test that already proves it.
+COVERED_ELSEWHERE = {
+    ("triviaqa", "missing column"): "test_triviaqa.py::test_a_missing_column_names_the_file",
+    ("triviaqa", "empty alias list"): "test_triviaqa.py::test_a_bad_row_names_file_row_and_field",
+    ("winogrande", "missing column"): "test_winogrande.py::test_missing_and_renamed_columns",
+    ("winogrande", "renamed column"): "test_winogrande.py::test_missing_and_renamed_columns",
+    ("winogrande", "wrong type"): "test_winogrande.py::test_integer_answers_are_refused",
+    ("winogrande", "empty choices"): "test_winogrande.py::test_bad_row_names_file_row_and_field",
+    ("winogrande", "answer index out of range"): (
+        "test_winogrande.py::test_bad_row_names_file_row_and_field"
+    ),
+    ("winogrande", "empty file"): "test_winogrande.py::test_empty_file",
+    ("winogrande", "non-UTF-8 bytes"): (
+        "test_winogrande.py::test_undecodable_bytes_name_file_and_line"
+    ),
+    ("winogrande", "1 MB field"): "test_winogrande.py::test_a_one_megabyte_sentence_is_kept_whole",
+    ("scienceqa", "missing column"): "test_scienceqa.py::test_missing_column",
+    ("scienceqa", "wrong type"): "test_scienceqa.py::test_answer_as_string_is_a_type_error",
+    ("scienceqa", "empty choices"): "test_scienceqa.py::test_bad_rows_name_row_and_field",
+    ("scienceqa", "answer index out of range"): (
+        "test_scienceqa.py::test_bad_rows_name_row_and_field"
+    ),
+    ("scienceqa", "corrupt image bytes"): (
+        "test_scienceqa.py::test_corrupt_image_is_an_error_naming_the_row"
+    ),
+    ("simpleqa", "missing column"): "test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
+    ("simpleqa", "renamed column"): "test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
+    ("simpleqa", "wrong type"): "test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
+    ("simpleqa", "empty alias list"): (
+        "test_simpleqa.py::test_bad_files_are_named_with_row_and_field"  # empty 'answer'
+    ),
+    ("simpleqa", "empty file"): "test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
+    ("simpleqa", "truncated file"): (
+        "test_simpleqa.py::test_bad_files_are_named_with_row_and_field"  # broken.jsonl
+    ),
+    ("simpleqa", "non-UTF-8 bytes"): "test_simpleqa.py::test_non_utf8_bytes_are_reported",
+    ("simpleqa", "1 MB field"): "test_simpleqa.py::test_a_one_megabyte_field_loads",
+    ("simpleqa", "duplicate ids"): "test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
+}
+
+NOT_APPLICABLE = {
+    ("triviaqa", "empty choices"): "open question answering: no choices",
+    ("triviaqa", "answer index out of range"): "answers are alias lists, not indices",
+    ("triviaqa", "corrupt image bytes"): "text only",
+    ("winogrande", "empty alias list"): "two options and a '1'/'2' answer, no aliases",
+    ("winogrande", "corrupt image bytes"): "text only",
+    ("scienceqa", "empty alias list"): "answers are choice indices, no aliases",
+    ("simpleqa", "empty choices"): "open question answering: no choices",
+    ("simpleqa", "answer index out of range"): "the answer is a string, not an index",
+    ("simpleqa", "corrupt image bytes"): "text only",
+}
+
+
+def case_param(case: Case) -> Any:
+    marks = [pytest.mark.xfail(strict=True, reason=case.xfail)] if case.xfail else []
+    return pytest.param(case, id=f"{case.benchmark}: {case.kind}: {case.name}", marks=marks)
+
+
+@pytest.mark.parametrize("case", [case_param(case) for case in CASES])
+def test_bad_input(case: Case, tmp_path: Path) -> None:
+    task_args, expected = case.make(tmp_path)
+    build = TASKS[case.benchmark]
+    if isinstance(expected, Fails):
+        with pytest.raises(DataError) as raised:
+            list(build(**task_args).dataset)
+        message = str(raised.value)
+        assert message.startswith(expected.where), message
+        for part in expected.parts:
+            assert part in message, message
+        assert "Traceback" not in message
+    else:
+        samples = list(build(**task_args).dataset)
+        assert [sample.id for sample in samples] == expected.ids
+        if expected.check is not None:
+            expected.check(samples)
+
+
+def test_the_table_covers_every_kind_for_every_benchmark() -> None:
+    tested = {(case.benchmark, case.kind) for case in CASES}
+    for benchmark in TASKS:
+        for kind in KINDS:
+            cell = (benchmark, kind)
+            answered = [cell in tested, cell in COVERED_ELSEWHERE, cell in NOT_APPLICABLE]
+            assert any(answered), f"{cell} is neither tested nor marked not applicable"
+            assert not (answered[2] and (answered[0] or answered[1])), cell
+    tests_dir = Path(__file__).parent
+    for reference in COVERED_ELSEWHERE.values():
+        file_name, test_name = reference.split("::")
+        tree = ast.parse((tests_dir / file_name).read_text(encoding="utf-8"))
+        defined = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+        assert test_name in defined, reference
+
+
+# ---------------------------------------------------------------------------
+# Invalid task parameters fail before any model call
+
+
+# Good data for each benchmark, as task arguments.
+DATA_ARGS: dict[str, dict[str, Any]] = {
+    "triviaqa": {
+        "data_files": {"validation": str(TRIVIAQA_VALIDATION), "train": str(TRIVIAQA_TRAIN)}
+    },
+    "winogrande": {"data_files": str(WINOGRANDE_VALIDATION)},
+    "scienceqa": {"data_files": str(SCIENCEQA_PARQUET)},
+    "simpleqa": {"dataset_path": str(SIMPLEQA_CSV)},
+}
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "task_args", "message"),
+    [
+        ("triviaqa", {"shots": "5"}, "triviaqa: shots must be a non-negative integer, got '5'."),
+        ("winogrande", {"dataset_config": "xl"}, "winogrande: unknown dataset_config 'xl'"),
+        ("scienceqa", {"split": "dev"}, "scienceqa: unknown split 'dev'"),
+        ("simpleqa", {"grade_parse": "loose"}, "simpleqa: unknown grade_parse 'loose'"),
+        pytest.param(
+            "triviaqa",
+            {"fewshot_seed": "1234"},
+            "triviaqa: fewshot_seed",
+        ),
+        pytest.param(
+            "triviaqa",
+            {"include_evidence": "false"},
+            "triviaqa: include_evidence",
+        ),
+        pytest.param(
+            "simpleqa",
+            {"topic_breakdown": "false"},
+            "simpleqa: topic_breakdown",
+        ),
+    ],
+)
+def test_invalid_task_args_fail_through_eval_before_any_model_call(
+    tmp_path: Path, benchmark: str, task_args: dict[str, Any], message: str
+) -> None:
+    data = DATA_ARGS[benchmark]
+    calls: list[int] = []
+
+    def reply(messages: list[ChatMessage]) -> str:
+        calls.append(1)
+        return "A"
+
+    log_dir = tmp_path / "logs"
+    with pytest.raises(ValueError) as raised:
+        # the @task function with task_args, as `inspect eval benchmarks/<name> -T ...` runs it
+        eval(
+            TASKS[benchmark],
+            task_args={**data, **task_args},
+            model=scripted_model(reply),
+            log_dir=str(log_dir),
+            display="none",
+        )
+    assert str(raised.value).startswith(message)
+    assert calls == []
+    assert not log_dir.exists() or list(log_dir.iterdir()) == []

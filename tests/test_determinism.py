@@ -1,0 +1,131 @@
+"""Samples are the same in every process: ids, prompts, targets, choices and metadata.
+
+Each benchmark's samples are built in two child processes with different
+``PYTHONHASHSEED`` values and in this process, and compared. Prompts are
+compared by a sha256 of their exact content (ScienceQA prompts hold base64
+images); message ids, random by design, are left out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.simpleqa import simpleqa
+
+FIXTURES = Path(__file__).parent / "fixtures"
+REPO = Path(__file__).parent.parent
+
+BUILD_TASKS = f"""
+from benchmarks.scienceqa import scienceqa
+from benchmarks.simpleqa import simpleqa
+from benchmarks.triviaqa import triviaqa
+from benchmarks.winogrande import winogrande
+
+TASKS = {{
+    "triviaqa": lambda: triviaqa(data_files={{
+        "validation": {str(FIXTURES / "triviaqa" / "validation.jsonl")!r},
+        "train": {str(FIXTURES / "triviaqa" / "train.jsonl")!r},
+    }}),
+    "winogrande": lambda: winogrande(shots=2, data_files={{
+        "validation": {str(FIXTURES / "winogrande" / "validation.jsonl")!r},
+        "train": {str(FIXTURES / "winogrande" / "train.jsonl")!r},
+    }}),
+    "simpleqa": lambda: simpleqa(
+        dataset_path={str(FIXTURES / "simpleqa" / "simple_qa_test_set.sample.csv")!r}
+    ),
+    "scienceqa": lambda: scienceqa(
+        data_files={str(FIXTURES / "scienceqa" / "test_rows.hf.parquet")!r}
+    ),
+}}
+"""
+
+DESCRIBE = """
+import hashlib, json
+
+def describe(sample):
+    if isinstance(sample.input, str):
+        prompt = sample.input
+    else:
+        prompt = json.dumps([m.model_dump(exclude={"id"}) for m in sample.input], sort_keys=True)
+    return {
+        "id": sample.id,
+        "prompt_sha256": hashlib.sha256(prompt.encode("utf-8")).hexdigest(),
+        "prompt_start": prompt[:120],
+        "target": sample.target,
+        "choices": sample.choices,
+        "metadata": sample.metadata,
+    }
+
+described = {name: [describe(s) for s in make().dataset] for name, make in TASKS.items()}
+"""
+
+CHILD = BUILD_TASKS + DESCRIBE + "print('SAMPLES ' + json.dumps(described))\n"
+
+HASH_SEEDS = ("0", "4242")
+
+
+@pytest.fixture(scope="module")
+def samples_by_process() -> list[dict[str, list[dict[str, Any]]]]:
+    """Described samples of every benchmark: one entry per child process, then this one."""
+    described: list[dict[str, list[dict[str, Any]]]] = []
+    for hash_seed in HASH_SEEDS:
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD],
+            cwd=REPO,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        (line,) = [line for line in done.stdout.splitlines() if line.startswith("SAMPLES ")]
+        described.append(json.loads(line.removeprefix("SAMPLES ")))
+    scope: dict[str, Any] = {}
+    exec(BUILD_TASKS + DESCRIBE, scope)  # the same code, in this process
+    described.append(json.loads(json.dumps(scope["described"])))
+    return described
+
+
+FIRST_SAMPLES = {
+    "triviaqa": ("tc_33", "Question: In the Shakespeare play ‘The Tempest’"),
+    "winogrande": (
+        "winogrande_xl_validation_0",
+        "Here are some examples of how to answer similar questions:",
+    ),
+    "simpleqa": ("simpleqa_0", "Who received the IEEE Frank Rosenblatt Award in 2010?"),
+    "scienceqa": (0, '[{"content": [{"detail": "auto", "image": "data:image/png;base64,'),
+}
+
+
+@pytest.mark.parametrize("benchmark", list(FIRST_SAMPLES))
+def test_samples_are_identical_across_processes_and_hash_seeds(
+    samples_by_process: list[dict[str, list[dict[str, Any]]]], benchmark: str
+) -> None:
+    runs = [process[benchmark] for process in samples_by_process]
+    assert runs[0] != []
+    for other in runs[1:]:
+        assert other == runs[0]
+    first_id, prompt_start = FIRST_SAMPLES[benchmark]
+    assert runs[0][0]["id"] == first_id
+    assert runs[0][0]["prompt_start"].startswith(prompt_start)
+    assert len({sample["id"] for sample in runs[0]}) == len(runs[0])
+
+
+def test_unreadable_simpleqa_metadata_is_described_without_a_memory_address(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "questions.csv"
+    path.write_text("metadata,problem,answer\nsports,Who won?,Bo\n", encoding="utf-8")
+    sample = simpleqa(dataset_path=str(path)).dataset[0]
+    assert sample.metadata is not None
+    error = sample.metadata["metadata_error"]
+    assert error.startswith("is not a Python-dict literal (ValueError: ")
+    assert not re.search(r"0x[0-9a-fA-F]{4,}", error), error

@@ -1,0 +1,165 @@
+"""API keys never reach the logs.
+
+A scripted provider takes its key as hosted providers do (the ``api_key``
+argument, else ``OPENAI_API_KEY`` from the environment). Each benchmark runs
+with fake keys in the environment, in ``model_args`` and on the ``grader``
+role; every byte Inspect wrote (each ``.eval`` zip entry decompressed, ``.json``
+logs, the sample buffer) is then searched for the keys.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai import Task, eval
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    ModelAPI,
+    ModelCall,
+    ModelOutput,
+    ModelUsage,
+    get_model,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from benchmarks.scienceqa import scienceqa
+from benchmarks.simpleqa import simpleqa
+from benchmarks.triviaqa import triviaqa
+from benchmarks.winogrande import winogrande
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+ENV_KEY = f"sk-test-{secrets.token_hex(16)}"
+ARGS_KEY = f"sk-test-{secrets.token_hex(16)}"
+GRADER_KEY = f"sk-test-{secrets.token_hex(16)}"
+HF_TOKEN = f"hf_test{secrets.token_hex(16)}"
+KEYS = (ENV_KEY, ARGS_KEY, GRADER_KEY, HF_TOKEN)
+
+# the keys each provider instance received, so the test knows they were in play
+KEYS_SEEN: set[str] = set()
+
+DEFAULT_CONFIG = GenerateConfig()
+
+
+@modelapi(name="keyedscript")
+class KeyedScriptAPI(ModelAPI):
+    """Needs a key like a hosted provider; replies ``ANSWER: A`` (``A`` for the judge)."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = DEFAULT_CONFIG,
+        **model_args: Any,
+    ) -> None:
+        api_key = api_key or os.environ.get("OPENAI_API_KEY")
+        if not api_key:
+            raise RuntimeError("keyedscript needs an API key")
+        super().__init__(model_name, base_url, api_key, ["OPENAI_API_KEY"], config)
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> tuple[ModelOutput, ModelCall]:
+        assert self.api_key is not None
+        KEYS_SEEN.add(self.api_key)
+        reply = "A" if self.model_name == "judge" else "ANSWER: A"
+        output = ModelOutput.from_content(f"keyedscript/{self.model_name}", reply)
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        # what a hosted provider records of the request it sent (its body, not its headers)
+        request = {"model": self.model_name, "messages": [m.model_dump() for m in input]}
+        return output, ModelCall.create(request, {"content": reply})
+
+
+# text of a prompt of each benchmark, to show the search reads the logged prompts
+PROMPT_TEXT = {
+    "triviaqa": b"Which Lloyd Webber musical premiered",
+    "winogrande": b"Sarah was a much better surgeon than Maria",
+    "scienceqa": b"This Punnett square shows a cross between two sheep.",
+    "simpleqa": b"Who received the IEEE Frank Rosenblatt Award in 2010?",
+}
+
+TASKS: dict[str, Callable[[], Task]] = {
+    "triviaqa": lambda: triviaqa(
+        data_files={
+            "validation": str(FIXTURES / "triviaqa" / "validation.jsonl"),
+            "train": str(FIXTURES / "triviaqa" / "train.jsonl"),
+        }
+    ),
+    "winogrande": lambda: winogrande(data_files=str(FIXTURES / "winogrande" / "validation.jsonl")),
+    "scienceqa": lambda: scienceqa(data_files=str(FIXTURES / "scienceqa" / "test_rows.hf.parquet")),
+    "simpleqa": lambda: simpleqa(
+        dataset_path=str(FIXTURES / "simpleqa" / "simple_qa_test_set.sample.csv")
+    ),
+}
+
+
+def written_bytes(root: Path) -> dict[str, bytes]:
+    """Every file under ``root``; a zip (``.eval``) as its decompressed entries."""
+    contents: dict[str, bytes] = {}
+    for path in root.rglob("*"):
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        contents[str(path)] = data
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as archive:
+                for entry in archive.namelist():
+                    contents[f"{path}!{entry}"] = archive.read(entry)
+    return contents
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "log_format"),
+    [
+        ("triviaqa", "eval"),
+        ("winogrande", "eval"),
+        ("scienceqa", "eval"),
+        ("simpleqa", "eval"),
+        ("simpleqa", "json"),
+    ],
+)
+def test_api_keys_are_absent_from_the_logs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, benchmark: str, log_format: str
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", ENV_KEY)
+    monkeypatch.setenv("HF_TOKEN", HF_TOKEN)
+    # Inspect's sample buffer lives in the user data directory: search it too.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    KEYS_SEEN.clear()
+    log_dir = tmp_path / "logs"
+    (log,) = eval(
+        TASKS[benchmark](),
+        model="keyedscript/candidate",
+        model_args={"api_key": ARGS_KEY},
+        model_roles={"grader": get_model("keyedscript/judge", api_key=GRADER_KEY)},
+        log_dir=str(log_dir),
+        log_format=log_format,  # type: ignore[arg-type]
+        log_model_api=True,
+        display="none",
+    )
+    assert log.status == "success"
+    assert ARGS_KEY in KEYS_SEEN
+    if benchmark == "simpleqa":
+        assert GRADER_KEY in KEYS_SEEN
+
+    written = {**written_bytes(log_dir), **written_bytes(tmp_path / "data")}
+    everything = b"\n".join(written.values())
+    # the search reads decompressed content: the model name and a prompt are found
+    assert b"keyedscript/candidate" in everything
+    assert PROMPT_TEXT[benchmark] in everything
+    for key in KEYS:
+        leaks = [name for name, data in written.items() if key.encode() in data]
+        assert leaks == [], f"{key} written to {leaks}"
