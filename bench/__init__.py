@@ -1,0 +1,1 @@
+"""Performance harness: full-size synthetic datasets and benchmark timings (README.md)."""

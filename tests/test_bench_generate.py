@@ -1,0 +1,312 @@
+"""The harness's data generator writes the upstream schemas and sizes (bench/generate_data.py).
+
+Run at a tiny scale with the built-in vocabulary (no ../shared/data). The
+expected schemas are copied from the upstream sources: TriviaQA's from the HF
+builder's ``dataset_infos.json`` (config ``rc.wikipedia.nocontext``, legacy
+``Sequence`` form), ScienceQA's from the parquet of ``derek-thomas/ScienceQA``
+(its ``huggingface`` schema metadata), the row shapes from real rows.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import datasets
+import pandas
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from inspect_ai.model import ContentImage
+from PIL import Image
+
+from bench.generate_data import (
+    SCIENCEQA_PARQUET,
+    SIMPLEQA_CSV,
+    TRIVIAQA_TRAIN,
+    TRIVIAQA_VALIDATION,
+    WINOGRANDE_JSONL,
+    Sizes,
+    generate,
+)
+
+SCALE = 0.002
+SIZES = Sizes.scaled(SCALE)
+
+
+def _string(kind: str = "string") -> dict[str, Any]:
+    return {"dtype": kind, "id": None, "_type": "Value"}
+
+
+def _sequence(fields: dict[str, Any]) -> dict[str, Any]:
+    return {"feature": fields, "length": -1, "id": None, "_type": "Sequence"}
+
+
+# dataset_infos.json of mandarjoshi/trivia_qa, config rc.wikipedia.nocontext.
+UPSTREAM_TRIVIAQA_FEATURES = {
+    "question": _string(),
+    "question_id": _string(),
+    "question_source": _string(),
+    "entity_pages": _sequence(
+        {
+            "doc_source": _string(),
+            "filename": _string(),
+            "title": _string(),
+            "wiki_context": _string(),
+        }
+    ),
+    "search_results": _sequence(
+        {
+            "description": _string(),
+            "filename": _string(),
+            "rank": _string("int32"),
+            "title": _string(),
+            "url": _string(),
+            "search_context": _string(),
+        }
+    ),
+    "answer": {
+        "aliases": _sequence(_string()),
+        "normalized_aliases": _sequence(_string()),
+        "matched_wiki_entity_name": _string(),
+        "normalized_matched_wiki_entity_name": _string(),
+        "normalized_value": _string(),
+        "type": _string(),
+        "value": _string(),
+    },
+}
+
+# The "huggingface" schema metadata of derek-thomas/ScienceQA's parquet.
+UPSTREAM_SCIENCEQA_FEATURES = {
+    "image": {"_type": "Image"},
+    "question": {"dtype": "string", "_type": "Value"},
+    "choices": {"feature": {"dtype": "string", "_type": "Value"}, "_type": "List"},
+    "answer": {"dtype": "int8", "_type": "Value"},
+    **{
+        name: {"dtype": "string", "_type": "Value"}
+        for name in (
+            "hint",
+            "task",
+            "grade",
+            "subject",
+            "topic",
+            "category",
+            "skill",
+            "lecture",
+            "solution",
+        )
+    },
+}
+SCIENCEQA_ARROW_SCHEMA = pa.schema(
+    [
+        ("image", pa.struct([("bytes", pa.binary()), ("path", pa.string())])),
+        ("question", pa.string()),
+        ("choices", pa.list_(pa.string())),
+        ("answer", pa.int8()),
+        *(
+            (name, pa.string())
+            for name in (
+                "hint",
+                "task",
+                "grade",
+                "subject",
+                "topic",
+                "category",
+                "skill",
+                "lecture",
+                "solution",
+            )
+        ),
+    ]
+)
+
+# The shape of a real row of rc.wikipedia.nocontext as the HF build has it.
+TRIVIAQA_ROW_SHAPE = {
+    "question": str,
+    "question_id": str,
+    "question_source": str,
+    "entity_pages": {"doc_source": [], "filename": [], "title": [], "wiki_context": []},
+    "search_results": {
+        "description": [],
+        "filename": [],
+        "rank": [],
+        "title": [],
+        "url": [],
+        "search_context": [],
+    },
+    "answer": {
+        "aliases": list,
+        "normalized_aliases": list,
+        "matched_wiki_entity_name": "",
+        "normalized_matched_wiki_entity_name": "",
+        "normalized_value": str,
+        "type": str,
+        "value": str,
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bench_data")
+    generate(out, scale=SCALE, seed_dir=None)
+    return out
+
+
+def _load(path: Path, builder: str, cache: Path) -> datasets.Dataset:
+    loaded = datasets.load_dataset(
+        builder, data_files={"test": str(path)}, split="test", cache_dir=str(cache)
+    )
+    assert isinstance(loaded, datasets.Dataset)
+    return loaded
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _matches_shape(value: Any, shape: Any) -> bool:
+    if isinstance(shape, type):
+        return isinstance(value, shape)
+    if isinstance(shape, dict):
+        return (
+            isinstance(value, dict)
+            and value.keys() == shape.keys()
+            and all(_matches_shape(value[key], shape[key]) for key in shape)
+        )
+    return bool(value == shape)
+
+
+def test_full_scale_sizes_are_the_upstream_sizes() -> None:
+    assert Sizes.scaled(1.0) == Sizes(
+        triviaqa_train=61_888,
+        triviaqa_validation=7_993,
+        simpleqa=4_326,
+        winogrande=1_267,
+        scienceqa=4_241,
+        scienceqa_images=2_017,
+    )
+    assert SIZES == Sizes(124, 16, 9, 3, 8, 4)
+
+
+def test_triviaqa_parquet_has_the_hub_features(generated: Path, tmp_path: Path) -> None:
+    expected = datasets.Features.from_dict(UPSTREAM_TRIVIAQA_FEATURES)
+    for stem, rows in ((TRIVIAQA_TRAIN, SIZES.triviaqa_train), (TRIVIAQA_VALIDATION, 16)):
+        loaded = _load(generated / f"{stem}.parquet", "parquet", tmp_path)
+        assert loaded.features == expected
+        assert len(loaded) == rows
+
+
+def test_triviaqa_rows_have_the_hf_row_shape(generated: Path) -> None:
+    train = _read_jsonl(generated / f"{TRIVIAQA_TRAIN}.jsonl")
+    validation = _read_jsonl(generated / f"{TRIVIAQA_VALIDATION}.jsonl")
+    assert (len(train), len(validation)) == (SIZES.triviaqa_train, SIZES.triviaqa_validation)
+    for row in train + validation:
+        assert _matches_shape(row, TRIVIAQA_ROW_SHAPE), row
+        assert row["answer"]["aliases"] and row["answer"]["normalized_aliases"]
+    ids = [row["question_id"] for row in train + validation]
+    assert len(set(ids)) == len(ids)
+    parquet_rows = pq.read_table(generated / f"{TRIVIAQA_VALIDATION}.parquet").to_pylist()
+    assert parquet_rows == validation
+
+
+def test_simpleqa_csv_is_in_the_simple_evals_format(generated: Path) -> None:
+    path = generated / SIMPLEQA_CSV
+    assert path.read_bytes().startswith(b"metadata,problem,answer\n")
+    # Read as simple-evals reads it.
+    frame = pandas.read_csv(path)
+    assert list(frame.columns) == ["metadata", "problem", "answer"]
+    assert len(frame) == SIZES.simpleqa
+    for text in frame["metadata"]:
+        metadata = ast.literal_eval(text)
+        assert list(metadata) == ["topic", "answer_type", "urls"]
+        assert isinstance(metadata["urls"], list)
+        assert all(isinstance(url, str) for url in metadata["urls"])
+
+
+def test_winogrande_rows_have_the_hf_fields(generated: Path) -> None:
+    rows = _read_jsonl(generated / WINOGRANDE_JSONL)
+    assert len(rows) == SIZES.winogrande
+    for row in rows:
+        assert list(row) == ["sentence", "option1", "option2", "answer"]
+        assert row["answer"] in ("1", "2")
+        assert row["sentence"].count("_") == 1
+
+
+def test_scienceqa_parquet_has_the_hub_schema_and_images(generated: Path, tmp_path: Path) -> None:
+    schema = pq.read_schema(generated / SCIENCEQA_PARQUET)
+    assert schema.remove_metadata() == SCIENCEQA_ARROW_SCHEMA
+    hf_metadata = json.loads(schema.metadata[b"huggingface"])
+    assert hf_metadata["info"]["features"] == UPSTREAM_SCIENCEQA_FEATURES
+    loaded = _load(generated / SCIENCEQA_PARQUET, "parquet", tmp_path)
+    assert len(loaded) == SIZES.scienceqa
+    pictures = [row["image"] for row in loaded if row["image"] is not None]
+    assert len(pictures) == SIZES.scienceqa_images
+    for picture in pictures:
+        assert isinstance(picture, Image.Image)
+        assert picture.format == "PNG"
+        assert all(200 <= side <= 700 for side in picture.size)
+    for row in loaded:
+        assert 0 <= row["answer"] < len(row["choices"])
+
+
+def test_output_is_deterministic_and_not_regenerated(generated: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    generate(again, scale=SCALE, seed_dir=None)
+    first = json.loads((generated / "manifest.json").read_text())["files"]
+    second = json.loads((again / "manifest.json").read_text())["files"]
+    assert {name: entry["sha256"] for name, entry in first.items()} == {
+        name: entry["sha256"] for name, entry in second.items()
+    }
+
+    path = again / SCIENCEQA_PARQUET
+    before = path.stat().st_mtime_ns
+    generate(again, scale=SCALE, seed_dir=None)
+    assert path.stat().st_mtime_ns == before
+    # A file with the wrong number of rows is noticed and rewritten.
+    (again / WINOGRANDE_JSONL).write_text('{"sentence": "_"}\n')
+    generate(again, scale=SCALE, seed_dir=None)
+    assert len(_read_jsonl(again / WINOGRANDE_JSONL)) == SIZES.winogrande
+
+
+@pytest.mark.parametrize(
+    ("module", "arguments"),
+    [
+        (
+            "triviaqa",
+            lambda data: {
+                "data_files": {
+                    "validation": str(data / f"{TRIVIAQA_VALIDATION}.parquet"),
+                    "train": str(data / f"{TRIVIAQA_TRAIN}.parquet"),
+                }
+            },
+        ),
+        ("simpleqa", lambda data: {"dataset_path": str(data / SIMPLEQA_CSV)}),
+        ("winogrande", lambda data: {"data_files": str(data / WINOGRANDE_JSONL)}),
+        ("scienceqa", lambda data: {"data_files": str(data / SCIENCEQA_PARQUET)}),
+    ],
+)
+def test_tasks_build_every_sample_from_the_generated_files(
+    generated: Path, module: str, arguments: Any
+) -> None:
+    benchmark = pytest.importorskip(f"benchmarks.{module}")
+    task = getattr(benchmark, module)(**arguments(generated))
+    samples = list(task.dataset)
+    assert (
+        len(samples)
+        == {
+            "triviaqa": SIZES.triviaqa_validation,
+            "simpleqa": SIZES.simpleqa,
+            "winogrande": SIZES.winogrande,
+            "scienceqa": SIZES.scienceqa,
+        }[module]
+    )
+    if module == "scienceqa":
+        with_image = [s for s in samples if not isinstance(s.input, str)]
+        assert len(with_image) == SIZES.scienceqa_images
+        for sample in with_image:
+            images = [c for c in sample.input[0].content if isinstance(c, ContentImage)]
+            assert len(images) == 1
+            assert images[0].image.startswith("data:image/png;base64,")
