@@ -22,7 +22,9 @@ if TYPE_CHECKING:
     from _typeshed import SupportsRichComparison
 
 SampleBuilder = Callable[[int], Sample]
+BulkBuilder = Callable[[Sequence[int]], list[Sample]]
 RecordToSample = Callable[[int, dict[str, Any]], Sample]
+ITERATION_CHUNK = 256
 
 
 def dataset_from_rows(
@@ -47,17 +49,30 @@ def dataset_from_rows(
     rows, where = split
     read = arrow_row_reader(rows, columns) if columns is not None else rows.__getitem__
 
-    def build(row: int) -> Sample:
+    def build(row: int, record: dict[str, Any] | None = None) -> Sample:
         try:
-            return record_to_sample(row, read(row))
+            return record_to_sample(row, read(row) if record is None else record)
         except (KeyError, TypeError, ValueError) as ex:
             if isinstance(ex, DataError):
                 raise
             message = ex.args[0] if isinstance(ex, KeyError) and ex.args else ex
             raise DataError(f"{where}, row {row}: {message}") from ex
 
+    build_many = None
+    if columns is not None and rows._indices is None:
+        table = rows.data.table.select(list(columns))
+
+        def build_many(chunk: Sequence[int]) -> list[Sample]:
+            try:
+                records = table.take(list(chunk)).to_pylist()
+            except UnicodeDecodeError:  # name the row: read them one by one
+                return [build(row) for row in chunk]
+            return [build(row, record) for row, record in zip(chunk, records, strict=True)]
+
     total = len(rows) if size is None else min(size, len(rows))
-    return LazyDataset(build, total, name=name, location=where, indices=indices)
+    return LazyDataset(
+        build, total, name=name, location=where, indices=indices, build_many=build_many
+    )
 
 
 def arrow_row_reader(
@@ -94,8 +109,10 @@ class LazyDataset(Dataset):
         indices: Sequence[int] | None = None,
         cache: dict[int, Sample] | None = None,
         shuffled: bool = False,
+        build_many: BulkBuilder | None = None,
     ) -> None:
         self._build = build
+        self._build_many = build_many
         self._size = size
         self._name = name
         self._location = location
@@ -148,8 +165,20 @@ class LazyDataset(Dataset):
 
     @override
     def __iter__(self) -> Iterator[Sample]:
-        for row in self._indices:
-            yield self.sample_for_row(row)
+        # Iteration reads rows in chunks: one Arrow read converts a whole chunk.
+        for start in range(0, len(self._indices), ITERATION_CHUNK):
+            chunk = self._indices[start : start + ITERATION_CHUNK]
+            self._build_rows(chunk)
+            for row in chunk:
+                yield self._cache[row]
+
+    def _build_rows(self, rows: Sequence[int]) -> None:
+        missing = [row for row in rows if row not in self._cache]
+        if self._build_many is not None and len(missing) > 1:
+            self._cache.update(zip(missing, self._build_many(missing), strict=True))
+        else:
+            for row in missing:
+                self.sample_for_row(row)
 
     @override
     def shuffle(self, seed: int | None = None) -> None:
@@ -196,6 +225,7 @@ class LazyDataset(Dataset):
             indices=indices,
             cache=self._cache,
             shuffled=self._shuffled,
+            build_many=self._build_many,
         )
 
 

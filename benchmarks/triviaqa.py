@@ -88,6 +88,8 @@ PROMPT_FORMATS: dict[str, tuple[str, str]] = {
 }
 ANSWER_DELIMITER = " "
 BLOCK_SEPARATOR = "\n\n"
+# Distinct demonstrations rendered before the few-shot columns are read in bulk.
+BULK_READ_AFTER = 256
 EVIDENCE_TEMPLATE = "Evidence: {evidence}\n"
 
 REQUIRED_COLUMNS = ("question", "question_id", "answer")
@@ -223,8 +225,10 @@ def record_to_sample(record: dict[str, Any], prompt: str) -> Sample:
 class FewShotPrompts:
     """Prompt text for the question at each position of the evaluation split.
 
-    Demonstration rows are read one field at a time from the Arrow table, so
-    the few-shot split is never materialised as Python objects.
+    Demonstration rows are read one field at a time from the Arrow table, so a
+    bounded run never materialises the few-shot split as Python objects; once
+    many demonstrations are needed (a full run) the two columns are converted
+    at once, which is far cheaper than row by row.
     """
 
     def __init__(
@@ -259,6 +263,7 @@ class FewShotPrompts:
         self.answers = answers.field(answer_name)
         self.first_alias = answer_field == "first_alias"
         self.demonstrations: dict[int, str] = {}
+        self.bulk_values: tuple[list[Any], list[Any]] | None = None
 
     def prompt(self, position: int, record: dict[str, Any]) -> str:
         question = field(record, "question", str)
@@ -270,8 +275,14 @@ class FewShotPrompts:
     def _demonstration(self, index: int) -> str:
         cached = self.demonstrations.get(index)
         if cached is None:
-            record = {"question": self.questions[index].as_py()}
-            answer = self.answers[index].as_py()
+            if self.bulk_values is None and len(self.demonstrations) >= BULK_READ_AFTER:
+                self.bulk_values = (self.questions.to_pylist(), self.answers.to_pylist())
+            if self.bulk_values is None:
+                record = {"question": self.questions[index].as_py()}
+                answer = self.answers[index].as_py()
+            else:
+                record = {"question": self.bulk_values[0][index]}
+                answer = self.bulk_values[1][index]
             where = f"{self.where}, row {index}"
             try:
                 question = field(record, "question", str)

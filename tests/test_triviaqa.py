@@ -440,3 +440,15 @@ def test_evidence_needs_the_evidence_columns(tmp_path: Path) -> None:
     assert str(raised.value).startswith(
         f"{path} (validation split): missing column(s) 'entity_pages', 'search_results'"
     )
+
+
+def test_bulk_reads_give_the_same_samples_as_row_by_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    import benchmarks.triviaqa as triviaqa_module
+
+    one_by_one = triviaqa(data_files=PARQUET).dataset
+    expected = [one_by_one[i] for i in range(len(one_by_one))]
+    monkeypatch.setattr(triviaqa_module, "BULK_READ_AFTER", 0)  # bulk demonstrations at once
+    iterated = list(triviaqa(data_files=PARQUET).dataset)  # chunked Arrow reads
+    assert [(s.id, s.input, s.target, s.metadata) for s in iterated] == [
+        (s.id, s.input, s.target, s.metadata) for s in expected
+    ]
