@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import random
 
+from benchmarks.loading import DataError
+
 
 class SeededDraws:
     """Demonstration indices for question ``i``: the ``i``-th draw of the seeded RNG."""
 
-    def __init__(self, pool_size: int, shots: int, seed: int) -> None:
+    def __init__(self, pool_size: int, shots: int, seed: int, *, where: str = "the pool") -> None:
         if shots > pool_size:
-            raise ValueError(f"cannot draw {shots} demonstrations from a pool of {pool_size} rows")
+            raise DataError(f"{where} has {pool_size} rows, fewer than shots={shots}.")
         self.pool_size = pool_size
         self.shots = shots
         self._rng = random.Random(seed)

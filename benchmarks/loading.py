@@ -79,6 +79,8 @@ def load_split(
             then need a mapping. Defaults to ``split``.
     """
     single_file_split = single_file_split or split
+    if dataset_path is not None and data_files is not None:
+        raise DataError(f"{benchmark}: pass either dataset_path or data_files, not both.")
     if dataset_path is not None and local_path(dataset_path).exists():
         dataset_path = str(local_path(dataset_path))
         if Path(dataset_path).is_file():

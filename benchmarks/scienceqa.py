@@ -10,7 +10,10 @@ question, its options lettered A, B, C, ... and, when the row has them, a
 text context (``hint``) and an image (sent before the text). The reply is
 scored with the rule of lmms-eval's ScienceQA task (EvolvingLMMs-Lab/lmms-eval
 ``lmms_eval/tasks/scienceqa/utils.py``, after LLaVA): the reply is the
-letter, or starts with ``X.``; rule-based, no LLM judge. Accuracy is also
+letter, or starts with ``X.``; rule-based, no LLM judge. By default the
+formats that rule misses but that name one option unambiguously are read too
+(``(B)``, ``B)``, ``Answer: B``, ``The answer is B.``); ``strict_parse=True``
+keeps the reference rule alone. Accuracy is also
 broken down as in the paper (tools/evaluate_acc.py of lupantech/ScienceQA):
 by subject, context type and grade band.
 
@@ -18,8 +21,8 @@ by subject, context type and grade band.
 inspect eval benchmarks/scienceqa.py --model openai/gpt-4o-mini
 
 # the 2,017 test questions with an image, prompted and scored as lmms-eval's scienceqa_img
-inspect eval benchmarks/scienceqa.py -T subset=image -T prompt_style=lmms_eval \
-    -T strict_parse=true --temperature 0 --max-tokens 16
+inspect eval benchmarks/scienceqa.py --model openai/gpt-4o-mini -T subset=image \
+    -T prompt_format=lmms_eval -T strict_parse=true --temperature 0 --max-tokens 16
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from inspect_ai.solver import generate
 
 from benchmarks.images import IMAGE_FORMATS, ImageDecodeError, ImageFormat, image_data_uri
 from benchmarks.lazy_dataset import dataset_from_rows
-from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
+from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split, local_path
 from benchmarks.mcq import option_letter_scorer, option_letters, parse_failure_rate, render_options
 from benchmarks.records import field, string_list
 
@@ -95,7 +98,7 @@ REQUIRED_COLUMNS = (
 BREAKDOWNS = ("subject", "context_type", "grade_band")
 
 Subset = Literal["all", "image", "no_image"]
-PromptStyleName = Literal["default", "lmms_eval"]
+PromptFormatName = Literal["default", "lmms_eval"]
 
 _GRADE = re.compile(r"grade(\d{1,2})")
 
@@ -108,7 +111,7 @@ def scienceqa(
     split: str = "test",
     subset: Subset = "all",
     strict_parse: bool = False,
-    prompt_style: PromptStyleName = "default",
+    prompt_format: PromptFormatName = "default",
     image_format: ImageFormat = "png",
     max_image_side: int | None = None,
     dataset_path: str | None = None,
@@ -123,7 +126,7 @@ def scienceqa(
         strict_parse: Score with the reference rule only (the reply is the
             letter, or starts with ``X.``); by default ``(B)``, ``B)``,
             ``Answer: B`` and ``The answer is B.`` are read too.
-        prompt_style: ``default`` (``Question:``/``Options:`` with ``(A)``
+        prompt_format: ``default`` (``Question:``/``Options:`` with ``(A)``
             options) or ``lmms_eval`` (lmms-eval's ``A.`` options and
             "Answer with the option's letter from the given choices directly.").
         image_format: ``png`` (lossless; an RGB PNG source is sent as is) or
@@ -139,7 +142,7 @@ def scienceqa(
         split=split,
         subset=subset,
         strict_parse=strict_parse,
-        prompt_style=prompt_style,
+        prompt_format=prompt_format,
         image_format=image_format,
         max_image_side=max_image_side,
     )
@@ -164,8 +167,8 @@ def scienceqa(
             LoadedSplit(rows, where),
             lambda row, record: record_to_sample(
                 record,
-                row,
-                prompt_style=prompt_style,
+                f"scienceqa_{split}_{row}",
+                prompt_format=prompt_format,
                 image_format=image_format,
                 max_image_side=max_image_side,
                 image_folder=image_folder,
@@ -182,9 +185,9 @@ def scienceqa(
 
 def record_to_sample(
     record: dict[str, Any],
-    row: int,
+    sample_id: str,
     *,
-    prompt_style: PromptStyleName = "default",
+    prompt_format: PromptFormatName = "default",
     image_format: ImageFormat = "png",
     max_image_side: int | None = None,
     image_folder: Path | None = None,
@@ -214,7 +217,7 @@ def record_to_sample(
         "category": field(record, "category", str),
         "skill": field(record, "skill", str),
     }
-    text = prompt_text(question, choices, hint, prompt_style)
+    text = prompt_text(question, choices, hint, prompt_format)
     image = image_bytes(record.get("image"), image_folder)
     if image is None:
         sample_input: str | list[ChatMessage] = text
@@ -226,7 +229,7 @@ def record_to_sample(
         sample_input = [ChatMessageUser(content=[ContentImage(image=uri), ContentText(text=text)])]
     context_type = "IMG" if image is not None else "TXT" if hint else "NO"
     return Sample(
-        id=row,
+        id=sample_id,
         input=sample_input,
         choices=choices,
         target=letters[answer],
@@ -240,10 +243,10 @@ def record_to_sample(
 
 
 def prompt_text(
-    question: str, choices: Sequence[str], hint: str, prompt_style: PromptStyleName = "default"
+    question: str, choices: Sequence[str], hint: str, prompt_format: PromptFormatName = "default"
 ) -> str:
     """The text part of the prompt: optional context line, question, options, instruction."""
-    style = PROMPT_TEMPLATES[prompt_style]
+    style = PROMPT_TEMPLATES[prompt_format]
     context = CONTEXT_TEMPLATE.format(hint=hint) if hint else ""
     return context + style.question_template.format(
         question=question,
@@ -342,10 +345,10 @@ def _image_folder(
     """Folder that relative image paths of local data files are relative to."""
     if data_files is not None:
         if isinstance(data_files, (str, os.PathLike)):
-            return Path(data_files).parent
-        return Path(data_files[split]).parent if split in data_files else None
-    if dataset_path is not None and Path(dataset_path).exists():
-        path = Path(dataset_path)
+            return local_path(data_files).parent
+        return local_path(data_files[split]).parent if split in data_files else None
+    if dataset_path is not None and local_path(dataset_path).exists():
+        path = local_path(dataset_path)
         return path.parent if path.is_file() else path
     return None
 
@@ -355,7 +358,7 @@ def _check_parameters(
     split: str,
     subset: str,
     strict_parse: bool,
-    prompt_style: str,
+    prompt_format: str,
     image_format: str,
     max_image_side: int | None,
 ) -> None:
@@ -368,8 +371,8 @@ def _check_parameters(
         fail(f"unknown subset {subset!r}; choose one of {', '.join(SUBSETS)}.")
     if not isinstance(strict_parse, bool):
         fail(f"strict_parse must be True or False, got {strict_parse!r}.")
-    if prompt_style not in PROMPT_STYLES:
-        fail(f"unknown prompt_style {prompt_style!r}; choose one of {', '.join(PROMPT_STYLES)}.")
+    if prompt_format not in PROMPT_STYLES:
+        fail(f"unknown prompt_format {prompt_format!r}; choose one of {', '.join(PROMPT_STYLES)}.")
     if image_format not in IMAGE_FORMATS:
         fail(f"unknown image_format {image_format!r}; choose one of {', '.join(IMAGE_FORMATS)}.")
     if max_image_side is not None and (

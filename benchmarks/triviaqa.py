@@ -242,15 +242,11 @@ class FewShotPrompts:
         self.question_template, answer_field = PROMPT_FORMATS[prompt_format]
         self.evidence_max_chars = evidence_max_chars
         self.draws: SeededDraws | None = None
-        if fewshot_split is None or shots == 0:
+        if fewshot_split is None:
             return
         fewshot_rows, self.where = fewshot_split
-        if shots > len(fewshot_rows):
-            raise DataError(
-                f"triviaqa: {self.where} has {len(fewshot_rows)} rows, fewer than shots={shots}."
-            )
         self.fewshot_rows = fewshot_rows
-        self.draws = SeededDraws(len(fewshot_rows), shots, seed)
+        self.draws = SeededDraws(len(fewshot_rows), shots, seed, where=f"triviaqa: {self.where}")
         table = fewshot_rows.data.table
         answers = table.column("answer").combine_chunks()
         answer_name = "aliases" if answer_field == "first_alias" else "value"
@@ -385,6 +381,8 @@ def _check_parameters(
         fail("the test split has no answers (they are withheld); use eval_split='validation'.")
     one_of("eval_split", eval_split, SPLITS)
     one_of("fewshot_split", fewshot_split, SPLITS)
+    if shots > 0 and fewshot_split == "test":
+        fail("the test split has no answers to demonstrate with; use fewshot_split='train'.")
     if shots > 0 and fewshot_split == eval_split:
         fail(
             f"fewshot_split and eval_split are both {eval_split!r}: demonstrations "
@@ -394,5 +392,9 @@ def _check_parameters(
         not isinstance(num_examples, int) or isinstance(num_examples, bool) or num_examples < 1
     ):
         fail(f"num_examples must be a positive integer or None, got {num_examples!r}.")
-    if not isinstance(evidence_max_chars, int) or evidence_max_chars < 1:
+    if (
+        not isinstance(evidence_max_chars, int)
+        or isinstance(evidence_max_chars, bool)
+        or evidence_max_chars < 1
+    ):
         fail(f"evidence_max_chars must be a positive integer, got {evidence_max_chars!r}.")

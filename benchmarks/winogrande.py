@@ -168,15 +168,11 @@ class FewShotPrompts:
 
     def __init__(self, fewshot_split: LoadedSplit | None, shots: int, seed: int) -> None:
         self.draws: SeededDraws | None = None
-        if fewshot_split is None or shots == 0:
+        if fewshot_split is None:
             return
         self.rows: datasets.Dataset = fewshot_split.rows
         self.where = fewshot_split.where
-        if shots > len(self.rows):
-            raise DataError(
-                f"winogrande: {self.where} has {len(self.rows)} rows, fewer than shots={shots}."
-            )
-        self.draws = SeededDraws(len(self.rows), shots, seed)
+        self.draws = SeededDraws(len(self.rows), shots, seed, where=f"winogrande: {self.where}")
         self.rendered: dict[int, str] = {}
 
     def demonstrations(self, position: int) -> str:

@@ -40,6 +40,7 @@ TRIVIAQA_TRAIN = FIXTURES / "triviaqa" / "train.jsonl"
 TRIVIAQA_PARQUET = FIXTURES / "triviaqa" / "validation.parquet"
 WINOGRANDE_VALIDATION = FIXTURES / "winogrande" / "validation.jsonl"
 SCIENCEQA_PARQUET = FIXTURES / "scienceqa" / "test_rows.hf.parquet"
+SCIENCEQA_IDS = [f"scienceqa_test_{row}" for row in range(10)]
 SIMPLEQA_CSV = FIXTURES / "simpleqa" / "simple_qa_test_set.sample.csv"
 
 TASKS: dict[str, Callable[..., Task]] = {
@@ -405,7 +406,7 @@ WINOGRANDE_CASES = [
     ),
     winogrande_case(
         "duplicate ids",
-        "a repeated row is a sample of its own (ids are row numbers)",
+        "a repeated row is a sample of its own (ids are row positions)",
         lambda tmp: write_jsonl(tmp / "v.jsonl", [*winogrande_rows(), winogrande_rows()[0]]),
         lambda path: Loads(winogrande_ids(6), check_repeated_winogrande_row),
     ),
@@ -550,15 +551,15 @@ SCIENCEQA_CASES = [
         "1 MB field",
         "1 MB question in row 1",
         scienceqa_with(1, question=ONE_MEGABYTE),
-        lambda path: Loads(list(range(9)), check_scienceqa_big_question),
+        lambda path: Loads(SCIENCEQA_IDS[:9], check_scienceqa_big_question),
     ),
     scienceqa_case(
         "duplicate ids",
-        "a repeated row is a sample of its own (ids are row numbers)",
+        "a repeated row is a sample of its own (ids are row positions)",
         lambda tmp: write_scienceqa_parquet(
             tmp / "t.parquet", [*scienceqa_records(), scienceqa_records()[0]]
         ),
-        lambda path: Loads(list(range(10)), check_repeated_scienceqa_row),
+        lambda path: Loads(SCIENCEQA_IDS[:10], check_repeated_scienceqa_row),
     ),
 ]
 
@@ -614,7 +615,7 @@ SIMPLEQA_CASES = [
     ),
     simpleqa_case(
         "duplicate ids",
-        "a repeated csv row is a question of its own (ids are row numbers)",
+        "a repeated csv row is a question of its own (ids are row positions)",
         b"metadata,problem,answer\n\"{'topic': 'Art'}\",Who won?,A\n"
         b"\"{'topic': 'Art'}\",Who won?,A\n",
         ".csv",

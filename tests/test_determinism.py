@@ -101,7 +101,10 @@ FIRST_SAMPLES = {
         "Here are some examples of how to answer similar questions:",
     ),
     "simpleqa": ("simpleqa_0", "Who received the IEEE Frank Rosenblatt Award in 2010?"),
-    "scienceqa": (0, '[{"content": [{"detail": "auto", "image": "data:image/png;base64,'),
+    "scienceqa": (
+        "scienceqa_test_0",
+        '[{"content": [{"detail": "auto", "image": "data:image/png;base64,',
+    ),
 }
 
 

@@ -82,3 +82,9 @@ def test_a_mapping_without_the_split_says_which_it_has() -> None:
     assert str(raised.value) == (
         "TriviaQA: data_files has no entry for the 'validation' split (it has 'train')."
     )
+
+
+def test_dataset_path_and_data_files_together_are_refused() -> None:
+    with pytest.raises(DataError) as raised:
+        load(dataset_path=str(FIXTURE), data_files=str(FIXTURE))
+    assert str(raised.value) == "TriviaQA: pass either dataset_path or data_files, not both."

@@ -106,7 +106,7 @@ def test_row_with_image_and_hint_is_image_then_text() -> None:
             content=[ContentImage(image=uri), ContentText(text=ROW0_TEXT)],
         )
     ]
-    assert sample.id == 0
+    assert sample.id == "scienceqa_test_0"
     assert sample.target == "B"
     assert sample.choices == ["0:4", "4:0", "2:2", "1:3", "3:1"]
     assert sample.metadata == {
@@ -143,8 +143,8 @@ def test_row_with_neither_is_text() -> None:
     assert sample.metadata["subject"] == "language science"
 
 
-def test_lmms_eval_prompt_style() -> None:
-    dataset = scienceqa(data_files=str(FIXTURE), prompt_style="lmms_eval").dataset
+def test_lmms_eval_prompt_format() -> None:
+    dataset = scienceqa(data_files=str(FIXTURE), prompt_format="lmms_eval").dataset
     assert dataset[1].input == (
         "Context: Select the better estimate.\n"
         "How long does it take to bake lasagna in the oven?\n"
@@ -277,7 +277,9 @@ def test_image_paths_in_jsonl_are_relative_to_the_file(tmp_path: Path) -> None:
     dataset = scienceqa(data_files=str(path))
     assert image_of(dataset.dataset[0])[1] == fixture_image(0)
     assert dataset.dataset[1].input == ROW1_TEXT
-    assert [s.id for s in scienceqa(data_files=str(path), subset="image").dataset] == [0]
+    assert [s.id for s in scienceqa(data_files=str(path), subset="image").dataset] == [
+        "scienceqa_test_0"
+    ]
 
 
 def test_missing_image_file_is_an_error(tmp_path: Path) -> None:
@@ -298,7 +300,7 @@ def test_missing_image_file_is_an_error(tmp_path: Path) -> None:
 )
 def test_subsets(subset: str, ids: list[int]) -> None:
     task = scienceqa(data_files=str(FIXTURE), subset=subset)  # type: ignore[arg-type]
-    assert [s.id for s in task.dataset] == ids
+    assert [s.id for s in task.dataset] == [f"scienceqa_test_{row}" for row in ids]
     assert task.dataset.name == "scienceqa_test" + ("" if subset == "all" else f"_{subset}")
     assert all(s.metadata is not None for s in task.dataset)
     assert {s.metadata["has_image"] for s in task.dataset if s.metadata} == (
@@ -312,7 +314,7 @@ def test_samples_are_built_lazily_and_once() -> None:
     assert isinstance(dataset, LazyDataset)
     assert dataset.built_rows == 0
     first_two = dataset[:2]
-    assert [s.id for s in first_two] == [0, 3]
+    assert [s.id for s in first_two] == ["scienceqa_test_0", "scienceqa_test_3"]
     assert dataset.built_rows == 2
     assert dataset[0] is first_two[0]  # cached: each image is encoded once
     assert dataset.built_rows == 2
@@ -354,7 +356,7 @@ def test_bad_rows_name_row_and_field(tmp_path: Path, change: dict[str, Any], mes
 def test_answer_as_string_is_a_type_error() -> None:
     record = fixture_records()[1] | {"answer": "0"}
     with pytest.raises(TypeError, match=r"^field 'answer' should be int, got str '0'$"):
-        record_to_sample(record, 1)
+        record_to_sample(record, "scienceqa_test_1")
 
 
 def test_missing_column(tmp_path: Path) -> None:
@@ -372,8 +374,8 @@ def test_missing_column(tmp_path: Path) -> None:
         ({"split": "dev"}, "unknown split 'dev'; choose one of train, validation, test."),
         ({"subset": "img"}, "unknown subset 'img'; choose one of all, image, no_image."),
         (
-            {"prompt_style": "llava"},
-            "unknown prompt_style 'llava'; choose one of default, lmms_eval.",
+            {"prompt_format": "llava"},
+            "unknown prompt_format 'llava'; choose one of default, lmms_eval.",
         ),
         ({"image_format": "gif"}, "unknown image_format 'gif'; choose one of png, jpeg."),
         ({"max_image_side": 0}, "max_image_side must be a positive integer or None, got 0."),
@@ -524,15 +526,15 @@ def test_eval_scores_record_letter_and_rule(tmp_path: Path) -> None:
         for score in (sample.scores or {}).values()
     }
     assert recorded == {
-        0: ("B", "exact", "C"),
-        1: ("A", "parenthesized", "C"),
-        2: ("B", "answer_phrase", "C"),
-        3: ("A", "letter_period", "I"),
-        4: ("B", "letter_period", "C"),
-        5: (None, "none", "I"),
-        6: ("A", "exact", "C"),
-        7: ("C", "exact", "I"),
-        8: ("B", "answer_phrase", "C"),
+        "scienceqa_test_0": ("B", "exact", "C"),
+        "scienceqa_test_1": ("A", "parenthesized", "C"),
+        "scienceqa_test_2": ("B", "answer_phrase", "C"),
+        "scienceqa_test_3": ("A", "letter_period", "I"),
+        "scienceqa_test_4": ("B", "letter_period", "C"),
+        "scienceqa_test_5": (None, "none", "I"),
+        "scienceqa_test_6": ("A", "exact", "C"),
+        "scienceqa_test_7": ("C", "exact", "I"),
+        "scienceqa_test_8": ("B", "answer_phrase", "C"),
     }
 
 

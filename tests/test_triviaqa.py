@@ -321,6 +321,15 @@ def test_scores_record_extracted_normalized_and_matched(tmp_path: Path) -> None:
             "triviaqa: unknown prompt_format 'helm'; choose one of default, lm_eval_harness.",
         ),
         ({"shots": True}, "triviaqa: shots must be a non-negative integer, got True."),
+        (
+            {"fewshot_split": "test"},
+            "triviaqa: the test split has no answers to demonstrate with; "
+            "use fewshot_split='train'.",
+        ),
+        (
+            {"evidence_max_chars": True},
+            "triviaqa: evidence_max_chars must be a positive integer, got True.",
+        ),
     ],
 )
 def test_bad_parameters_are_rejected(params: dict[str, object], message: str) -> None:
