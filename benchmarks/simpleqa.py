@@ -15,7 +15,8 @@ correct, the accuracy on attempted questions and their harmonic mean.
 inspect eval benchmarks/simpleqa --model openai/gpt-4o-mini --model-role grader=openai/gpt-4o
 
 # the simple-evals grade parse, for comparison with published numbers
-inspect eval benchmarks/simpleqa -T grade_parse=official --model-role grader=openai/gpt-4o
+inspect eval benchmarks/simpleqa --model openai/gpt-4o-mini -T grade_parse=official \
+    --model-role grader=openai/gpt-4o
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ and ``metric="lm_eval_exact_match"`` (with ``dataset_config="rc.nocontext"``,
 inspect eval benchmarks/triviaqa.py --model openai/gpt-4o-mini --limit 20
 
 # keep "U.S." and "St. Louis" whole
-inspect eval benchmarks/triviaqa.py -T answer_extraction=first_line
+inspect eval benchmarks/triviaqa.py --model openai/gpt-4o-mini -T answer_extraction=first_line
 """
 
 from __future__ import annotations

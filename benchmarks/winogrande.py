@@ -16,7 +16,7 @@ are laid out as evalscope's multiple-choice adapter lays them out.
 inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini
 
 # 5-shot, demonstrations drawn from the winogrande_xl train split
-inspect eval benchmarks/winogrande.py -T shots=5
+inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T shots=5
 """
 
 from __future__ import annotations
