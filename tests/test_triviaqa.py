@@ -461,3 +461,9 @@ def test_bulk_reads_give_the_same_samples_as_row_by_row(monkeypatch: pytest.Monk
     assert [(s.id, s.input, s.target, s.metadata) for s in iterated] == [
         (s.id, s.input, s.target, s.metadata) for s in expected
     ]
+
+
+def test_a_downloaded_snapshot_folder_loads_offline() -> None:
+    task = triviaqa(shots=1, dataset_path=str(FIXTURES / "snapshot"))
+    assert len(task.dataset) == 5
+    assert task.dataset[0].input == triviaqa(shots=1, data_files=PARQUET).dataset[0].input
