@@ -46,6 +46,7 @@ from benchmarks.images import IMAGE_FORMATS, ImageDecodeError, ImageFormat, imag
 from benchmarks.lazy_dataset import dataset_from_rows
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split, local_path
 from benchmarks.mcq import option_letter_scorer, option_letters, parse_failure_rate, render_options
+from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field, string_list
 
 DATASET_PATH = "derek-thomas/ScienceQA"
@@ -362,22 +363,10 @@ def _check_parameters(
     image_format: str,
     max_image_side: int | None,
 ) -> None:
-    def fail(message: str) -> None:
-        raise ValueError(f"scienceqa: {message}")
-
-    if split not in SPLITS:
-        fail(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}.")
-    if subset not in SUBSETS:
-        fail(f"unknown subset {subset!r}; choose one of {', '.join(SUBSETS)}.")
-    if not isinstance(strict_parse, bool):
-        fail(f"strict_parse must be True or False, got {strict_parse!r}.")
-    if prompt_format not in PROMPT_STYLES:
-        fail(f"unknown prompt_format {prompt_format!r}; choose one of {', '.join(PROMPT_STYLES)}.")
-    if image_format not in IMAGE_FORMATS:
-        fail(f"unknown image_format {image_format!r}; choose one of {', '.join(IMAGE_FORMATS)}.")
-    if max_image_side is not None and (
-        not isinstance(max_image_side, int)
-        or isinstance(max_image_side, bool)
-        or max_image_side < 1
-    ):
-        fail(f"max_image_side must be a positive integer or None, got {max_image_side!r}.")
+    check = ParameterCheck("scienceqa")
+    check.choice("split", split, SPLITS)
+    check.choice("subset", subset, SUBSETS)
+    check.boolean("strict_parse", strict_parse)
+    check.choice("prompt_format", prompt_format, PROMPT_STYLES)
+    check.choice("image_format", image_format, IMAGE_FORMATS)
+    check.integer("max_image_side", max_image_side, minimum=1, optional=True)

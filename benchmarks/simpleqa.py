@@ -57,6 +57,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 from benchmarks import download
 from benchmarks.lazy_dataset import LazyDataset
 from benchmarks.loading import DataError, DataFiles, local_path
+from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field
 
 DATASET_URL = "https://openaipublic.blob.core.windows.net/simple-evals/simple_qa_test_set.csv"
@@ -588,13 +589,10 @@ def _check_parameters(
     dataset_path: str | None,
     data_files: DataFiles | None,
 ) -> None:
-    def fail(message: str) -> None:
-        raise ValueError(f"simpleqa: {message}")
-
-    if grade_parse not in GRADE_PARSE_MODES:
-        fail(f"unknown grade_parse {grade_parse!r}; choose one of {', '.join(GRADE_PARSE_MODES)}.")
-    if not isinstance(topic_breakdown, bool):
-        fail(f"topic_breakdown must be True or False, got {topic_breakdown!r}.")
+    check = ParameterCheck("simpleqa")
+    fail = check.fail
+    check.choice("grade_parse", grade_parse, GRADE_PARSE_MODES)
+    check.boolean("topic_breakdown", topic_breakdown)
     for name, template, fields in (
         ("answer_prompt", answer_prompt, ANSWER_PROMPT_FIELDS),
         ("grade_prompt", grade_prompt, GRADE_PROMPT_FIELDS),
@@ -606,18 +604,8 @@ def _check_parameters(
         problem = _template_problem(template, fields)
         if problem is not None:
             fail(f"{name} {problem}")
-    if grader_temperature is not None and (
-        isinstance(grader_temperature, bool)
-        or not isinstance(grader_temperature, (int, float))
-        or grader_temperature < 0
-    ):
-        fail(f"grader_temperature must be a number >= 0 or None, got {grader_temperature!r}.")
-    if grader_max_tokens is not None and (
-        isinstance(grader_max_tokens, bool)
-        or not isinstance(grader_max_tokens, int)
-        or grader_max_tokens < 1
-    ):
-        fail(f"grader_max_tokens must be a positive integer or None, got {grader_max_tokens!r}.")
+    check.number("grader_temperature", grader_temperature, minimum=0, optional=True)
+    check.integer("grader_max_tokens", grader_max_tokens, minimum=1, optional=True)
     if dataset_path is not None and data_files is not None:
         fail("pass either dataset_path or data_files, not both.")
     if isinstance(data_files, Mapping) and set(data_files) != {"test"}:

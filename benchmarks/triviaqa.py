@@ -50,6 +50,7 @@ from benchmarks.answer_matching import (
 from benchmarks.fewshot import SeededDraws
 from benchmarks.lazy_dataset import dataset_from_rows
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
+from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field, string_list
 
 DATASET_PATH = "mandarjoshi/trivia_qa"
@@ -360,41 +361,26 @@ def _check_parameters(
     answer_extraction: str,
     prompt_format: str,
 ) -> None:
-    def fail(message: str) -> None:
-        raise ValueError(f"triviaqa: {message}")
-
-    def one_of(name: str, value: str, allowed: tuple[str, ...] | list[str]) -> None:
-        if value not in allowed:
-            fail(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}.")
-
-    if not isinstance(shots, int) or isinstance(shots, bool) or shots < 0:
-        fail(f"shots must be a non-negative integer, got {shots!r}.")
-    if not isinstance(fewshot_seed, int) or isinstance(fewshot_seed, bool):
-        fail(f"fewshot_seed must be an integer, got {fewshot_seed!r}.")
-    if not isinstance(include_evidence, bool):
-        fail(f"include_evidence must be True or False, got {include_evidence!r}.")
-    one_of("dataset_config", dataset_config, CONFIGS)
-    one_of("metric", metric, list(MATCH_RULES))
-    one_of("answer_extraction", answer_extraction, ANSWER_EXTRACTIONS)
-    one_of("prompt_format", prompt_format, list(PROMPT_FORMATS))
+    check = ParameterCheck("triviaqa")
+    check.integer("shots", shots, minimum=0)
+    check.integer("fewshot_seed", fewshot_seed)
+    check.boolean("include_evidence", include_evidence)
+    check.choice("dataset_config", dataset_config, CONFIGS)
+    check.choice("metric", metric, MATCH_RULES)
+    check.choice("answer_extraction", answer_extraction, ANSWER_EXTRACTIONS)
+    check.choice("prompt_format", prompt_format, PROMPT_FORMATS)
     if eval_split == "test":
-        fail("the test split has no answers (they are withheld); use eval_split='validation'.")
-    one_of("eval_split", eval_split, SPLITS)
-    one_of("fewshot_split", fewshot_split, SPLITS)
+        check.fail(
+            "the test split has no answers (they are withheld); use eval_split='validation'."
+        )
+    check.choice("eval_split", eval_split, SPLITS)
+    check.choice("fewshot_split", fewshot_split, SPLITS)
     if shots > 0 and fewshot_split == "test":
-        fail("the test split has no answers to demonstrate with; use fewshot_split='train'.")
+        check.fail("the test split has no answers to demonstrate with; use fewshot_split='train'.")
     if shots > 0 and fewshot_split == eval_split:
-        fail(
+        check.fail(
             f"fewshot_split and eval_split are both {eval_split!r}: demonstrations "
             "would leak evaluation answers; draw them from 'train'."
         )
-    if num_examples is not None and (
-        not isinstance(num_examples, int) or isinstance(num_examples, bool) or num_examples < 1
-    ):
-        fail(f"num_examples must be a positive integer or None, got {num_examples!r}.")
-    if (
-        not isinstance(evidence_max_chars, int)
-        or isinstance(evidence_max_chars, bool)
-        or evidence_max_chars < 1
-    ):
-        fail(f"evidence_max_chars must be a positive integer, got {evidence_max_chars!r}.")
+    check.integer("num_examples", num_examples, minimum=1, optional=True)
+    check.integer("evidence_max_chars", evidence_max_chars, minimum=1)

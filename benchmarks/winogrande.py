@@ -33,12 +33,13 @@ from benchmarks.fewshot import SeededDraws
 from benchmarks.lazy_dataset import dataset_from_rows
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
 from benchmarks.mcq import option_letter_scorer, option_letters, render_options
+from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field
 
 DATASET_PATH = "allenai/winogrande"
 DEFAULT_CONFIG = "winogrande_xl"
 CONFIGS = tuple(f"winogrande_{size}" for size in ("xs", "s", "m", "l", "xl", "debiased"))
-SPLITS = ("train", "validation", "test")
+EVAL_SPLITS = ("validation", "train")
 FEWSHOT_SPLIT = "train"
 REQUIRED_COLUMNS = ("sentence", "option1", "option2", "answer")
 ANSWER_LETTERS = {"1": "A", "2": "B"}
@@ -206,26 +207,19 @@ def _non_empty_string(record: dict[str, Any], name: str) -> str:
 def _check_parameters(
     *, shots: int, dataset_config: str, eval_split: str, fewshot_seed: int, answer_parse: str
 ) -> None:
-    def fail(message: str) -> None:
-        raise ValueError(f"winogrande: {message}")
-
-    if answer_parse not in ANSWER_PARSES:
-        fail(f"unknown answer_parse {answer_parse!r}; choose one of {', '.join(ANSWER_PARSES)}.")
-    if not isinstance(shots, int) or isinstance(shots, bool) or shots < 0:
-        fail(f"shots must be a non-negative integer, got {shots!r}.")
-    if dataset_config not in CONFIGS:
-        fail(f"unknown dataset_config {dataset_config!r}; choose one of {', '.join(CONFIGS)}.")
+    check = ParameterCheck("winogrande")
+    check.choice("answer_parse", answer_parse, ANSWER_PARSES)
+    check.integer("shots", shots, minimum=0)
+    check.choice("dataset_config", dataset_config, CONFIGS)
     if eval_split == "test":
-        fail(
+        check.fail(
             "the test split's answers are empty (the labels are withheld for the "
             "leaderboard); use eval_split='validation'."
         )
-    if eval_split not in SPLITS:
-        fail(f"unknown eval_split {eval_split!r}; choose 'validation' or 'train'.")
+    check.choice("eval_split", eval_split, EVAL_SPLITS)
     if shots > 0 and eval_split == FEWSHOT_SPLIT:
-        fail(
+        check.fail(
             "shots > 0 draws demonstrations from the train split, which is also "
             "eval_split: demonstrations would leak answers; use eval_split='validation'."
         )
-    if not isinstance(fewshot_seed, int) or isinstance(fewshot_seed, bool):
-        fail(f"fewshot_seed must be an integer, got {fewshot_seed!r}.")
+    check.integer("fewshot_seed", fewshot_seed)

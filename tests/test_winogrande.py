@@ -365,7 +365,7 @@ def test_one_user_message_and_temperature_zero(tmp_path: Path) -> None:
         ),
         (
             {"eval_split": "dev"},
-            "winogrande: unknown eval_split 'dev'; choose 'validation' or 'train'.",
+            "winogrande: unknown eval_split 'dev'; choose one of validation, train.",
         ),
         (
             {"shots": 1, "eval_split": "train"},
