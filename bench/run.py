@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -486,7 +486,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     generate(args.data, seed_dir=default_seed_dir(), log=progress)
     results: dict[str, Any] = {
-        "started": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine(),
         "settings": {
             "repeat": args.repeat,
@@ -563,7 +563,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results["seconds"] = time.perf_counter() - started
     markdown = report(results)
     args.out.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     for name in ("results.json", f"results-{stamp}.json"):
         (args.out / name).write_text(json.dumps(results, indent=2) + "\n")
     (args.out / "results.md").write_text(markdown + "\n")
