@@ -23,6 +23,11 @@ from typing import Any, NamedTuple
 
 import datasets
 
+try:
+    from inspect_ai._util.error import PrerequisiteError
+except ImportError:  # a later Inspect without it: a plain exception then
+    PrerequisiteError = Exception  # type: ignore[misc,assignment]
+
 DataFiles = str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]]
 
 FILE_BUILDERS = {".jsonl": "json", ".json": "json", ".parquet": "parquet", ".csv": "csv"}
@@ -43,8 +48,16 @@ class LoadedSplit(NamedTuple):
     where: str
 
 
-class DataError(ValueError):
-    """Benchmark data that is missing, unreadable or malformed."""
+class DataError(ValueError, PrerequisiteError):
+    """Benchmark data that is missing, unreadable or malformed.
+
+    Also an Inspect ``PrerequisiteError``, so the ``inspect`` command prints
+    the message alone, without a traceback.
+    """
+
+    def __init__(self, message: str) -> None:
+        ValueError.__init__(self, message)
+        self.message = message
 
 
 class DataUnavailableError(DataError):

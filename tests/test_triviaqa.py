@@ -467,3 +467,29 @@ def test_a_downloaded_snapshot_folder_loads_offline() -> None:
     task = triviaqa(shots=1, dataset_path=str(FIXTURES / "snapshot"))
     assert len(task.dataset) == 5
     assert task.dataset[0].input == triviaqa(shots=1, data_files=PARQUET).dataset[0].input
+
+
+def test_the_inspect_command_prints_the_offline_message_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    env = {
+        **os.environ,
+        "HF_HOME": str(tmp_path / "hf"),
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+    }
+    env.pop("INSPECT_DISPLAY", None)  # the tests' "none" display prints nothing at all
+    inspect = Path(sys.executable).with_name("inspect")
+    done = subprocess.run(
+        [str(inspect), "eval", "benchmarks/triviaqa", "--model", "mockllm/model"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    output = " ".join((done.stdout + done.stderr).split())  # undo the console's wrapping
+    assert "Could not load the TriviaQA dataset 'mandarjoshi/trivia_qa'" in output
+    assert "pass data_files=<file, or {split: file}>" in output
+    assert "Traceback" not in output
+    assert done.returncode != 0
