@@ -1,9 +1,10 @@
 """An Inspect ``Dataset`` whose samples are built on first access.
 
-Inspect applies ``--limit`` by slicing the task's dataset, so a dataset that
-builds each ``Sample`` only when it is first read makes a bounded run pay only
-for the rows it evaluates. Built samples are cached, so each row is converted
-once however often Inspect reads it.
+Slicing (``dataset[0:10]``, how Inspect applies ``--limit``) builds only the
+rows sliced, and built samples are cached, so each row is converted once
+however often it is read. Iterating reads rows from Arrow in chunks. (Inspect
+0.3.285 iterates the whole dataset once before it slices it, to check sample
+ids, so under ``eval(limit=...)`` every row is still built once.)
 """
 
 from __future__ import annotations

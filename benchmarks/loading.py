@@ -1,6 +1,7 @@
 """Load one split of a benchmark's data from the Hugging Face Hub or local files.
 
-Every benchmark accepts the same two overrides:
+The Hub benchmarks (TriviaQA, Winogrande, ScienceQA) accept the same two
+overrides (SimpleQA, not on the Hub, reads its own CSV/JSONL):
 
 - ``dataset_path``: a Hub id, a local folder holding a downloaded snapshot of
   the dataset repository, or a single local data file;
