@@ -71,6 +71,8 @@ def dataset_from_rows(
             return [build(row, record) for row, record in zip(chunk, records, strict=True)]
 
     total = len(rows) if size is None else min(size, len(rows))
+    if indices is not None and size is not None:
+        indices = indices[:size]
     return LazyDataset(
         build, total, name=name, location=where, indices=indices, build_many=build_many
     )

@@ -111,6 +111,7 @@ _GRADE = re.compile(r"grade(\d{1,2})")
 def scienceqa(
     split: str = "test",
     subset: Subset = "all",
+    num_examples: int | None = None,
     strict_parse: bool = False,
     prompt_format: PromptFormatName = "default",
     image_format: ImageFormat = "png",
@@ -124,6 +125,8 @@ def scienceqa(
         split: ``test`` (4,241 rows), ``validation`` (4,241) or ``train`` (12,726).
         subset: ``all``, ``image`` (rows with an image: 2,017 in test) or
             ``no_image``.
+        num_examples: Evaluate only the first this many rows of the subset
+            (None: all). Unlike ``--limit``, rows past it are never built.
         strict_parse: Score with the reference rule only (the reply is the
             letter, or starts with ``X.``); by default ``(B)``, ``B)``,
             ``Answer: B`` and ``The answer is B.`` are read too.
@@ -146,6 +149,7 @@ def scienceqa(
         prompt_format=prompt_format,
         image_format=image_format,
         max_image_side=max_image_side,
+        num_examples=num_examples,
     )
     loaded = load_split(
         benchmark="ScienceQA",
@@ -175,6 +179,7 @@ def scienceqa(
                 image_folder=image_folder,
             ),
             name=name,
+            size=num_examples,
             indices=indices,
         ),
         solver=[generate()],
@@ -362,6 +367,7 @@ def _check_parameters(
     prompt_format: str,
     image_format: str,
     max_image_side: int | None,
+    num_examples: int | None,
 ) -> None:
     check = ParameterCheck("scienceqa")
     check.choice("split", split, SPLITS)
@@ -370,3 +376,4 @@ def _check_parameters(
     check.choice("prompt_format", prompt_format, PROMPT_STYLES)
     check.choice("image_format", image_format, IMAGE_FORMATS)
     check.integer("max_image_side", max_image_side, minimum=1, optional=True)
+    check.integer("num_examples", num_examples, minimum=1, optional=True)

@@ -124,6 +124,7 @@ def simpleqa(
     topic_breakdown: bool = True,
     grader_temperature: float | None = GRADER_TEMPERATURE,
     grader_max_tokens: int | None = GRADER_MAX_TOKENS,
+    num_examples: int | None = None,
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
 ) -> Task:
@@ -147,6 +148,9 @@ def simpleqa(
             model's own setting).
         grader_max_tokens: Judge output token limit (None: the grader model's
             own setting).
+        num_examples: Evaluate only the first this many questions (None: all);
+            unlike ``--limit``, the others are never built (all rows are
+            still read and checked).
         dataset_path: Local ``.csv`` (upstream columns ``metadata, problem,
             answer``) or ``.jsonl`` (``id, problem, answer, topic,
             answer_type, metadata``). None: the upstream CSV, downloaded once
@@ -161,6 +165,7 @@ def simpleqa(
         topic_breakdown=topic_breakdown,
         grader_temperature=grader_temperature,
         grader_max_tokens=grader_max_tokens,
+        num_examples=num_examples,
         dataset_path=dataset_path,
         data_files=data_files,
     )
@@ -183,7 +188,12 @@ def simpleqa(
     if answer_prompt != ANSWER_TEMPLATE:
         solver.insert(0, answer_template(answer_prompt))
     return Task(
-        dataset=LazyDataset(build, len(rows), name="simpleqa", location=str(path)),
+        dataset=LazyDataset(
+            build,
+            len(rows) if num_examples is None else min(num_examples, len(rows)),
+            name="simpleqa",
+            location=str(path),
+        ),
         solver=solver,
         scorer=simpleqa_scorer(
             grade_prompt=grade_prompt,
@@ -586,6 +596,7 @@ def _check_parameters(
     topic_breakdown: bool,
     grader_temperature: float | None,
     grader_max_tokens: int | None,
+    num_examples: int | None,
     dataset_path: str | None,
     data_files: DataFiles | None,
 ) -> None:
@@ -606,6 +617,7 @@ def _check_parameters(
             fail(f"{name} {problem}")
     check.number("grader_temperature", grader_temperature, minimum=0, optional=True)
     check.integer("grader_max_tokens", grader_max_tokens, minimum=1, optional=True)
+    check.integer("num_examples", num_examples, minimum=1, optional=True)
     if dataset_path is not None and data_files is not None:
         fail("pass either dataset_path or data_files, not both.")
     if isinstance(data_files, Mapping) and set(data_files) != {"test"}:

@@ -60,6 +60,7 @@ def winogrande(
     shots: int = 0,
     dataset_config: str = DEFAULT_CONFIG,
     eval_split: str = "validation",
+    num_examples: int | None = None,
     fewshot_seed: int = 1234,
     answer_parse: Literal["answer_marker", "evalscope"] = "answer_marker",
     dataset_path: str | None = None,
@@ -74,6 +75,8 @@ def winogrande(
             ``_l``, ``_xl``, ``_debiased``; they differ only in their train
             split (validation is the same 1,267 rows in every config).
         eval_split: Split evaluated (``test`` has empty answers and is refused).
+        num_examples: Evaluate only the first this many rows (None: all). Unlike
+            ``--limit``, rows past it are never built.
         fewshot_seed: Seed of the demonstration draws.
         answer_parse: ``answer_marker`` reads the last ``ANSWER: X`` only (a
             reply without one is a parse failure); ``evalscope`` is evalscope's
@@ -89,6 +92,7 @@ def winogrande(
         eval_split=eval_split,
         fewshot_seed=fewshot_seed,
         answer_parse=answer_parse,
+        num_examples=num_examples,
     )
 
     def load(split: str) -> LoadedSplit:
@@ -113,6 +117,7 @@ def winogrande(
             demonstrations=prompts.demonstrations(row),
         ),
         name=f"{dataset_config}_{eval_split}",
+        size=num_examples,
         columns=REQUIRED_COLUMNS,
     )
     return Task(
@@ -205,7 +210,13 @@ def _non_empty_string(record: dict[str, Any], name: str) -> str:
 
 
 def _check_parameters(
-    *, shots: int, dataset_config: str, eval_split: str, fewshot_seed: int, answer_parse: str
+    *,
+    shots: int,
+    dataset_config: str,
+    eval_split: str,
+    fewshot_seed: int,
+    answer_parse: str,
+    num_examples: int | None,
 ) -> None:
     check = ParameterCheck("winogrande")
     check.choice("answer_parse", answer_parse, ANSWER_PARSES)
@@ -223,3 +234,4 @@ def _check_parameters(
             "eval_split: demonstrations would leak answers; use eval_split='validation'."
         )
     check.integer("fewshot_seed", fewshot_seed)
+    check.integer("num_examples", num_examples, minimum=1, optional=True)
