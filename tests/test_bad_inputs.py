@@ -16,6 +16,7 @@ import ast
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -68,14 +69,6 @@ KINDS = (
 
 ONE_MEGABYTE = "x" * 1_000_000
 
-# Mixed JSON types: datasets' JSON reader (on_mixed_types="use_json") silently
-# re-encodes a column whose rows disagree in type as JSON text, so good rows change.
-MIXED_TYPES = (
-    "datasets' JSON reader re-encodes a column whose rows disagree in type as JSON text "
-    "(on_mixed_types='use_json'): the bad row is not named and good rows change; "
-    "fix in benchmarks/loading.py (on_mixed_types=None, name line and field)"
-)
-
 
 @dataclass(frozen=True)
 class Fails:
@@ -102,7 +95,6 @@ class Case:
     kind: str
     name: str
     make: Callable[[Path], tuple[dict[str, Any], Expected]]
-    xfail: str | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -164,19 +156,24 @@ def triviaqa_rows() -> list[dict[str, Any]]:
 TRIVIAQA_IDS = [row["question_id"] for row in triviaqa_rows()]
 
 
-def triviaqa_case(
+def file_case(
+    benchmark: str,
     kind: str,
     name: str,
     write: Callable[[Path], Path],
     expected: Callable[[Path], Expected],
-    xfail: str | None = None,
     **task_args: Any,
 ) -> Case:
+    """A case whose bad file is passed as ``data_files``, with ``task_args``."""
+
     def make(tmp: Path) -> tuple[dict[str, Any], Expected]:
         path = write(tmp)
-        return {"shots": 0, "data_files": str(path), **task_args}, expected(path)
+        return {"data_files": str(path), **task_args}, expected(path)
 
-    return Case("triviaqa", kind, name, make, xfail)
+    return Case(benchmark, kind, name, make)
+
+
+triviaqa_case = partial(file_case, "triviaqa", shots=0)
 
 
 def triviaqa_row_changed(name: str, row: int, change: Callable[[dict[str, Any]], None]) -> Any:
@@ -200,14 +197,13 @@ def triviaqa_fewshot_case(
     name: str,
     change_train: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
     expected: Callable[[Path], Expected],
-    xfail: str | None = None,
 ) -> Case:
     def make(tmp: Path) -> tuple[dict[str, Any], Expected]:
         train = write_jsonl(tmp / "train.jsonl", change_train(read_jsonl(TRIVIAQA_TRAIN)))
         files = {"validation": str(TRIVIAQA_VALIDATION), "train": str(train)}
         return {"data_files": files}, expected(train)
 
-    return Case("triviaqa", kind, name, make, xfail)
+    return Case("triviaqa", kind, name, make)
 
 
 def without_answer_value(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -330,18 +326,7 @@ def winogrande_rows() -> list[dict[str, Any]]:
     return read_jsonl(WINOGRANDE_VALIDATION)
 
 
-def winogrande_case(
-    kind: str,
-    name: str,
-    write: Callable[[Path], Path],
-    expected: Callable[[Path], Expected],
-    xfail: str | None = None,
-) -> Case:
-    def make(tmp: Path) -> tuple[dict[str, Any], Expected]:
-        path = write(tmp)
-        return {"data_files": str(path)}, expected(path)
-
-    return Case("winogrande", kind, name, make, xfail)
+winogrande_case = partial(file_case, "winogrande")
 
 
 def winogrande_row_changed(row: int, name: str, value: Any) -> Callable[[Path], Path]:
@@ -443,19 +428,7 @@ def replaced_column(source: Path, path: Path, name: str, values: pa.Array) -> Pa
     return path
 
 
-def scienceqa_case(
-    kind: str,
-    name: str,
-    write: Callable[[Path], Path],
-    expected: Callable[[Path], Expected],
-    xfail: str | None = None,
-    **task_args: Any,
-) -> Case:
-    def make(tmp: Path) -> tuple[dict[str, Any], Expected]:
-        path = write(tmp)
-        return {"data_files": str(path), **task_args}, expected(path)
-
-    return Case("scienceqa", kind, name, make, xfail)
+scienceqa_case = partial(file_case, "scienceqa")
 
 
 def scienceqa_with(row: int, **changes: Any) -> Callable[[Path], Path]:
@@ -573,14 +546,13 @@ def simpleqa_case(
     content: bytes,
     suffix: str,
     expected: Callable[[Path], Expected],
-    xfail: str | None = None,
 ) -> Case:
     def make(tmp: Path) -> tuple[dict[str, Any], Expected]:
         path = tmp / f"questions{suffix}"
         path.write_bytes(content)
         return {"dataset_path": str(path)}, expected(path)
 
-    return Case("simpleqa", kind, name, make, xfail)
+    return Case("simpleqa", kind, name, make)
 
 
 def check_repeated_simpleqa_row(samples: list[Sample]) -> None:
@@ -679,8 +651,7 @@ NOT_APPLICABLE = {
 
 
 def case_param(case: Case) -> Any:
-    marks = [pytest.mark.xfail(strict=True, reason=case.xfail)] if case.xfail else []
-    return pytest.param(case, id=f"{case.benchmark}: {case.kind}: {case.name}", marks=marks)
+    return pytest.param(case, id=f"{case.benchmark}: {case.kind}: {case.name}")
 
 
 @pytest.mark.parametrize("case", [case_param(case) for case in CASES])
