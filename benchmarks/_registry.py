@@ -1,4 +1,14 @@
-"""Tasks registered with Inspect (``inspect eval benchmarks/<name>``)."""
+"""Tasks and offline models registered with Inspect (``inspect eval benchmarks/<name>``).
+
+Inspect imports this module (the package's ``inspect_ai`` entry point) when it
+looks up a ``benchmarks/...`` name. Its own message for a name that matches
+nothing is "No inspect tasks were found at the specified paths", so a
+``benchmarks/<name>`` on the command line that names no task gets a hint here.
+"""
+
+import difflib
+import sys
+from pathlib import Path
 
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
@@ -6,3 +16,28 @@ from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
 
 __all__ = ["scienceqa", "simpleqa", "triviaqa", "winogrande"]
+
+TASK_NAMES = tuple(sorted(__all__))
+EVAL_COMMANDS = ("eval", "eval-set")
+
+
+def unknown_task_hints(argv: list[str]) -> list[str]:
+    """A hint for each ``benchmarks/<name>`` argument of ``inspect eval`` naming no task."""
+    if len(argv) < 2 or Path(argv[0]).name != "inspect" or argv[1] not in EVAL_COMMANDS:
+        return []
+    hints = []
+    for argument in argv[2:]:
+        package, _, name = argument.partition("/")
+        if package != "benchmarks" or not name or name in TASK_NAMES or Path(argument).exists():
+            continue
+        close = difflib.get_close_matches(name.removesuffix(".py"), TASK_NAMES, n=1)
+        suggestion = f"did you mean benchmarks/{close[0]}? " if close else ""
+        hints.append(
+            f"benchmarks: there is no task {name!r}; {suggestion}The tasks are "
+            f"{', '.join(TASK_NAMES)} (`inspect list tasks benchmarks` lists them)."
+        )
+    return hints
+
+
+for hint in unknown_task_hints(sys.argv):
+    print(hint, file=sys.stderr)

@@ -9,6 +9,7 @@ ids, so under ``eval(limit=...)`` every row is still built once.)
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
@@ -26,6 +27,8 @@ SampleBuilder = Callable[[int], Sample]
 BulkBuilder = Callable[[Sequence[int]], list[Sample]]
 RecordToSample = Callable[[int, dict[str, Any]], Sample]
 ITERATION_CHUNK = 256
+
+logger = logging.getLogger(__name__)
 
 
 def dataset_from_rows(
@@ -70,12 +73,23 @@ def dataset_from_rows(
                 return [build(row) for row in chunk]
             return [build(row, record) for row, record in zip(chunk, records, strict=True)]
 
+    available = len(rows) if indices is None else len(indices)
+    announce_cut(size, available, where)
     total = len(rows) if size is None else min(size, len(rows))
     if indices is not None and size is not None:
         indices = indices[:size]
     return LazyDataset(
         build, total, name=name, location=where, indices=indices, build_many=build_many
     )
+
+
+def announce_cut(num_examples: int | None, available: int, where: str) -> None:
+    """Say, once per task, that ``num_examples`` leaves rows out (never a silent cut)."""
+    if num_examples is not None and num_examples < available:
+        logger.warning(
+            f"num_examples={num_examples}: evaluating the first {num_examples} of the "
+            f"{available} rows of {where}."
+        )
 
 
 def arrow_row_reader(

@@ -15,30 +15,38 @@ error names the dataset and says how to supply it.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import json
 import os
-from collections.abc import Mapping, Sequence
+import socket
+import urllib.parse
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import datasets
 
-try:
-    from inspect_ai._util.error import PrerequisiteError
-except ImportError:  # a later Inspect without it: a plain exception then
-    PrerequisiteError = Exception  # type: ignore[misc,assignment]
+from benchmarks.errors import DataError, DataUnavailableError
 
 DataFiles = str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]]
 
+# Without network, huggingface_hub retries for ~25 s before giving up; a TCP
+# connect tells within this many seconds whether the Hub can be reached at all.
+HUB_PROBE_SECONDS = 3.0
+
 FILE_BUILDERS = {".jsonl": "json", ".json": "json", ".parquet": "parquet", ".csv": "csv"}
 
-OFFLINE_HELP = (
-    "To run without the Hub, either warm the Hugging Face cache on a connected "
-    "machine and set HF_DATASETS_OFFLINE=1, pass dataset_path=<folder holding a "
-    "downloaded snapshot of the dataset repository>, or pass "
-    "data_files=<file, or {{split: file}}> (.jsonl, .json, .parquet or .csv in "
-    "the upstream schema)."
+OFFLINE_HELP = "\n".join(
+    (
+        "To run without the Hub:",
+        "- warm the Hugging Face cache on a connected machine, then set HF_HUB_OFFLINE=1 "
+        "and HF_DATASETS_OFFLINE=1;",
+        "- or pass dataset_path=<folder holding a downloaded snapshot of the dataset repository>;",
+        "- or pass data_files=<file, or {split: file}> (.jsonl, .json, .parquet or .csv in the "
+        "upstream schema);",
+        "- or try the task on the few rows shipped with the package: bundled_sample=true.",
+    )
 )
 
 
@@ -47,22 +55,6 @@ class LoadedSplit(NamedTuple):
 
     rows: datasets.Dataset
     where: str
-
-
-class DataError(ValueError, PrerequisiteError):
-    """Benchmark data that is missing, unreadable or malformed.
-
-    Also an Inspect ``PrerequisiteError``, so the ``inspect`` command prints
-    the message alone, without a traceback.
-    """
-
-    def __init__(self, message: str) -> None:
-        ValueError.__init__(self, message)
-        self.message = message
-
-
-class DataUnavailableError(DataError):
-    """The benchmark data could not be obtained (offline, no cache, no files)."""
 
 
 def load_split(
@@ -226,16 +218,55 @@ def local_path(path: str | os.PathLike[str]) -> Path:
 def _load_hub_or_snapshot(
     benchmark: str, source: str, config: str | None, split: str, revision: str | None
 ) -> datasets.Dataset:
+    described = f"{source!r}" + (f" (config {config!r})" if config else "")
+    unreachable = None if Path(source).is_dir() else hub_unreachable()
     try:
-        loaded = datasets.load_dataset(source, name=config, split=split, revision=revision)
+        with _offline_if(unreachable is not None):
+            loaded = datasets.load_dataset(source, name=config, split=split, revision=revision)
     except Exception as ex:  # noqa: BLE001 - one clear message instead of a retry trace
-        described = f"{source!r}" + (f" (config {config!r})" if config else "")
+        reason = (
+            f"the Hub is unreachable ({unreachable}) and the Hugging Face cache has no copy"
+            if unreachable is not None
+            else _first_line(ex)
+        )
         raise DataUnavailableError(
             f"Could not load the {benchmark} dataset {described}, split {split!r}: "
-            f"{_first_line(ex)}\n{OFFLINE_HELP.format()}"
+            f"{reason}.\n{OFFLINE_HELP}"
         ) from None
     assert isinstance(loaded, datasets.Dataset)
     return loaded
+
+
+def hub_unreachable() -> str | None:
+    """Why the Hugging Face Hub cannot be reached (None: reachable, or offline mode is on)."""
+    from huggingface_hub import constants
+
+    if datasets.config.HF_HUB_OFFLINE or constants.HF_HUB_OFFLINE:
+        return None
+    endpoint = urllib.parse.urlsplit(constants.ENDPOINT)
+    host = endpoint.hostname or "huggingface.co"
+    port = endpoint.port or (443 if endpoint.scheme == "https" else 80)
+    try:
+        socket.create_connection((host, port), timeout=HUB_PROBE_SECONDS).close()
+    except OSError as ex:
+        return f"{host}:{port}: {ex.strerror or ex}"
+    return None
+
+
+@contextlib.contextmanager
+def _offline_if(offline: bool) -> Iterator[None]:
+    """Offline mode for one load: a warm cache is used at once, without retries."""
+    if not offline:
+        yield
+        return
+    from huggingface_hub import constants
+
+    saved = datasets.config.HF_HUB_OFFLINE, constants.HF_HUB_OFFLINE
+    datasets.config.HF_HUB_OFFLINE = constants.HF_HUB_OFFLINE = True
+    try:
+        yield
+    finally:
+        datasets.config.HF_HUB_OFFLINE, constants.HF_HUB_OFFLINE = saved
 
 
 def _csv_header(path: Path) -> list[str]:

@@ -48,6 +48,7 @@ from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split, lo
 from benchmarks.mcq import option_letter_scorer, option_letters, parse_failure_rate, render_options
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field, string_list
+from benchmarks.sample_data import data_files_for
 
 DATASET_PATH = "derek-thomas/ScienceQA"
 SPLITS = ("train", "validation", "test")
@@ -118,6 +119,7 @@ def scienceqa(
     max_image_side: int | None = None,
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
+    bundled_sample: bool = False,
 ) -> Task:
     """ScienceQA multiple choice, with the image (if any) before the text.
 
@@ -141,8 +143,11 @@ def scienceqa(
         data_files: Local file for ``split``, or mapping split -> file
             (parquet with the Image feature, or jsonl/json/csv whose ``image``
             is a path relative to the file).
+        bundled_sample: Read the 20 real test rows (9 with an image) shipped
+            with the package instead of the Hub or a file (a try-out, offline;
+            not a measurement).
     """
-    _check_parameters(
+    num_examples, max_image_side = _check_parameters(
         split=split,
         subset=subset,
         strict_parse=strict_parse,
@@ -150,6 +155,9 @@ def scienceqa(
         image_format=image_format,
         max_image_side=max_image_side,
         num_examples=num_examples,
+    )
+    data_files = data_files_for(
+        "scienceqa", bundled_sample, dataset_path, data_files, splits=[split]
     )
     loaded = load_split(
         benchmark="ScienceQA",
@@ -168,6 +176,7 @@ def scienceqa(
 
     name = f"scienceqa_{split}" + ("" if subset == "all" else f"_{subset}")
     return Task(
+        name="benchmarks/scienceqa",
         dataset=dataset_from_rows(
             LoadedSplit(rows, where),
             lambda row, record: record_to_sample(
@@ -368,12 +377,15 @@ def _check_parameters(
     image_format: str,
     max_image_side: int | None,
     num_examples: int | None,
-) -> None:
+) -> tuple[int | None, int | None]:
+    """Fail on the first bad parameter; return ``num_examples`` and ``max_image_side``."""
     check = ParameterCheck("scienceqa")
     check.choice("split", split, SPLITS)
     check.choice("subset", subset, SUBSETS)
     check.boolean("strict_parse", strict_parse)
     check.choice("prompt_format", prompt_format, PROMPT_STYLES)
     check.choice("image_format", image_format, IMAGE_FORMATS)
-    check.integer("max_image_side", max_image_side, minimum=1, optional=True)
-    check.integer("num_examples", num_examples, minimum=1, optional=True)
+    return (
+        check.optional_integer("num_examples", num_examples, minimum=1, none_means="all rows"),
+        check.optional_integer("max_image_side", max_image_side, minimum=1, none_means="full size"),
+    )

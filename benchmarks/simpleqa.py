@@ -55,10 +55,11 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
 from benchmarks import download
-from benchmarks.lazy_dataset import LazyDataset
+from benchmarks.lazy_dataset import LazyDataset, announce_cut
 from benchmarks.loading import DataError, DataFiles, local_path
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field
+from benchmarks.sample_data import data_files_for
 
 DATASET_URL = "https://openaipublic.blob.core.windows.net/simple-evals/simple_qa_test_set.csv"
 DATASET_SHA256 = "feee3f7e7db3617e94e8fcf1977b756ec420ef8568f4e0fcbbe0e92e9d5fc032"
@@ -127,6 +128,7 @@ def simpleqa(
     num_examples: int | None = None,
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
+    bundled_sample: bool = False,
 ) -> Task:
     """SimpleQA short-form factuality, graded by an LLM judge (model role ``grader``).
 
@@ -157,8 +159,10 @@ def simpleqa(
             into the cache and verified against its sha256.
         data_files: Same as a file ``dataset_path``, or a mapping with the key
             ``test`` (the only split).
+        bundled_sample: Read the few real rows shipped with the package instead
+            of the Hub or a file (a try-out, offline; not a measurement).
     """
-    _check_parameters(
+    grader_temperature, grader_max_tokens, num_examples = _check_parameters(
         answer_prompt=answer_prompt,
         grade_prompt=grade_prompt,
         grade_parse=grade_parse,
@@ -168,6 +172,9 @@ def simpleqa(
         num_examples=num_examples,
         dataset_path=dataset_path,
         data_files=data_files,
+    )
+    data_files = data_files_for(
+        "simpleqa", bundled_sample, dataset_path, data_files, splits=["test"]
     )
     path = _dataset_file(dataset_path, data_files)
     rows = read_rows(path)
@@ -184,10 +191,12 @@ def simpleqa(
             )
         return sample
 
+    announce_cut(num_examples, len(rows), str(path))
     solver = [generate()]
     if answer_prompt != ANSWER_TEMPLATE:
         solver.insert(0, answer_template(answer_prompt))
     return Task(
+        name="benchmarks/simpleqa",
         dataset=LazyDataset(
             build,
             len(rows) if num_examples is None else min(num_examples, len(rows)),
@@ -599,7 +608,9 @@ def _check_parameters(
     num_examples: int | None,
     dataset_path: str | None,
     data_files: DataFiles | None,
-) -> None:
+) -> tuple[float | None, int | None, int | None]:
+    """Fail on the first bad parameter; return the grader temperature, the grader
+    token limit and ``num_examples``, with None for each left unset."""
     check = ParameterCheck("simpleqa")
     fail = check.fail
     check.choice("grade_parse", grade_parse, GRADE_PARSE_MODES)
@@ -615,16 +626,21 @@ def _check_parameters(
         problem = _template_problem(template, fields)
         if problem is not None:
             fail(f"{name} {problem}")
-    check.number("grader_temperature", grader_temperature, minimum=0, optional=True)
-    check.integer("grader_max_tokens", grader_max_tokens, minimum=1, optional=True)
-    check.integer("num_examples", num_examples, minimum=1, optional=True)
-    if dataset_path is not None and data_files is not None:
-        fail("pass either dataset_path or data_files, not both.")
+    check.exclusive(dataset_path=dataset_path, data_files=data_files)
     if isinstance(data_files, Mapping) and set(data_files) != {"test"}:
         fail(
             "SimpleQA has one split, 'test': data_files must be a file or {'test': file}, "
             f"got the key(s) {', '.join(repr(k) for k in data_files)}."
         )
+    return (
+        check.optional_number(
+            "grader_temperature", grader_temperature, minimum=0, none_means="the grader's own"
+        ),
+        check.optional_integer(
+            "grader_max_tokens", grader_max_tokens, minimum=1, none_means="the grader's own"
+        ),
+        check.optional_integer("num_examples", num_examples, minimum=1, none_means="all rows"),
+    )
 
 
 def _template_problem(template: str, fields: frozenset[str]) -> str | None:

@@ -52,6 +52,7 @@ from benchmarks.lazy_dataset import dataset_from_rows
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field, string_list
+from benchmarks.sample_data import data_files_for
 
 DATASET_PATH = "mandarjoshi/trivia_qa"
 DEFAULT_CONFIG = "rc.wikipedia.nocontext"
@@ -103,7 +104,7 @@ def triviaqa(
     dataset_config: str = DEFAULT_CONFIG,
     fewshot_split: str = "train",
     eval_split: str = "validation",
-    num_examples: int | None = 7993,
+    num_examples: int | None = None,
     include_evidence: bool = False,
     evidence_max_chars: int = EVIDENCE_MAX_CHARS,
     metric: TriviaQAMetric = "normalized_alias_exact_match",
@@ -112,6 +113,7 @@ def triviaqa(
     fewshot_seed: int = 1234,
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
+    bundled_sample: bool = False,
 ) -> Task:
     """Closed-book few-shot TriviaQA with alias exact match and token F1.
 
@@ -121,7 +123,8 @@ def triviaqa(
             Wikipedia subset, ``rc.nocontext`` lm-evaluation-harness's.
         fewshot_split: Split the demonstrations are drawn from.
         eval_split: Split evaluated (``test`` has no answers and is refused).
-        num_examples: Maximum evaluation rows loaded (None: all).
+        num_examples: Evaluate only the first this many rows (None: all). Unlike
+            ``--limit``, rows past it are never built.
         include_evidence: Put the Wikipedia/web evidence before every
             demonstration and question (loads the config without ``.nocontext``).
         evidence_max_chars: Evidence kept per question, in characters.
@@ -140,8 +143,10 @@ def triviaqa(
         fewshot_seed: Seed of the demonstration draws.
         dataset_path: Hub id, local snapshot folder or local data file.
         data_files: Local file for ``eval_split``, or mapping split -> file.
+        bundled_sample: Read the few real rows shipped with the package instead
+            of the Hub or a file (a try-out, offline; not a measurement).
     """
-    _check_parameters(
+    num_examples = _check_parameters(
         shots=shots,
         fewshot_seed=fewshot_seed,
         include_evidence=include_evidence,
@@ -153,6 +158,13 @@ def triviaqa(
         metric=metric,
         answer_extraction=answer_extraction,
         prompt_format=prompt_format,
+    )
+    data_files = data_files_for(
+        "triviaqa",
+        bundled_sample,
+        dataset_path,
+        data_files,
+        splits=[eval_split, *([fewshot_split] if shots > 0 else [])],
     )
     config = dataset_config
     if include_evidence:
@@ -181,6 +193,7 @@ def triviaqa(
         evidence_max_chars=evidence_max_chars if include_evidence else None,
     )
     return Task(
+        name="benchmarks/triviaqa",
         dataset=dataset_from_rows(
             eval_rows,
             lambda row, record: record_to_sample(record, prompts.prompt(row, record)),
@@ -360,7 +373,8 @@ def _check_parameters(
     metric: str,
     answer_extraction: str,
     prompt_format: str,
-) -> None:
+) -> int | None:
+    """Fail on the first bad parameter; return ``num_examples`` (None: all)."""
     check = ParameterCheck("triviaqa")
     check.integer("shots", shots, minimum=0)
     check.integer("fewshot_seed", fewshot_seed)
@@ -382,5 +396,5 @@ def _check_parameters(
             f"fewshot_split and eval_split are both {eval_split!r}: demonstrations "
             "would leak evaluation answers; draw them from 'train'."
         )
-    check.integer("num_examples", num_examples, minimum=1, optional=True)
     check.integer("evidence_max_chars", evidence_max_chars, minimum=1)
+    return check.optional_integer("num_examples", num_examples, minimum=1, none_means="all rows")

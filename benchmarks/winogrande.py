@@ -35,6 +35,7 @@ from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
 from benchmarks.mcq import option_letter_scorer, option_letters, render_options
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field
+from benchmarks.sample_data import data_files_for
 
 DATASET_PATH = "allenai/winogrande"
 DEFAULT_CONFIG = "winogrande_xl"
@@ -65,6 +66,7 @@ def winogrande(
     answer_parse: Literal["answer_marker", "evalscope"] = "answer_marker",
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
+    bundled_sample: bool = False,
 ) -> Task:
     """Winogrande as a two-choice question answered with ``ANSWER: A|B``.
 
@@ -85,14 +87,23 @@ def winogrande(
         dataset_path: Hub id, local snapshot folder or local data file.
         data_files: Local file for ``eval_split``, or mapping split -> file
             (with ``shots`` > 0 the mapping needs a ``train`` entry).
+        bundled_sample: Read the few real rows shipped with the package instead
+            of the Hub or a file (a try-out, offline; not a measurement).
     """
-    _check_parameters(
+    num_examples = _check_parameters(
         shots=shots,
         dataset_config=dataset_config,
         eval_split=eval_split,
         fewshot_seed=fewshot_seed,
         answer_parse=answer_parse,
         num_examples=num_examples,
+    )
+    data_files = data_files_for(
+        "winogrande",
+        bundled_sample,
+        dataset_path,
+        data_files,
+        splits=[eval_split, *([FEWSHOT_SPLIT] if shots > 0 else [])],
     )
 
     def load(split: str) -> LoadedSplit:
@@ -121,6 +132,7 @@ def winogrande(
         columns=REQUIRED_COLUMNS,
     )
     return Task(
+        name="benchmarks/winogrande",
         dataset=dataset,
         solver=[generate()],
         scorer=option_letter_scorer(answer_parse),
@@ -217,7 +229,8 @@ def _check_parameters(
     fewshot_seed: int,
     answer_parse: str,
     num_examples: int | None,
-) -> None:
+) -> int | None:
+    """Fail on the first bad parameter; return ``num_examples`` (None: all)."""
     check = ParameterCheck("winogrande")
     check.choice("answer_parse", answer_parse, ANSWER_PARSES)
     check.integer("shots", shots, minimum=0)
@@ -234,4 +247,4 @@ def _check_parameters(
             "eval_split: demonstrations would leak answers; use eval_split='validation'."
         )
     check.integer("fewshot_seed", fewshot_seed)
-    check.integer("num_examples", num_examples, minimum=1, optional=True)
+    return check.optional_integer("num_examples", num_examples, minimum=1, none_means="all rows")

@@ -58,4 +58,7 @@ def test_eval_builds_only_num_examples_samples(name: str, tmp_path: Path) -> Non
 def test_num_examples_must_be_positive(name: str) -> None:
     with pytest.raises(ValueError) as raised:
         TASKS[name](0)
-    assert str(raised.value) == f"{name}: num_examples must be a positive integer or None, got 0."
+    assert (
+        str(raised.value)
+        == f"{name}: num_examples must be a positive integer or null (all rows), got 0."
+    )

@@ -378,12 +378,15 @@ def test_missing_column(tmp_path: Path) -> None:
             "unknown prompt_format 'llava'; choose one of default, lmms_eval.",
         ),
         ({"image_format": "gif"}, "unknown image_format 'gif'; choose one of png, jpeg."),
-        ({"max_image_side": 0}, "max_image_side must be a positive integer or None, got 0."),
+        (
+            {"max_image_side": 0},
+            "max_image_side must be a positive integer or null (full size), got 0.",
+        ),
         (
             {"max_image_side": "512"},
-            "max_image_side must be a positive integer or None, got '512'.",
+            "max_image_side must be a positive integer or null (full size), got '512'.",
         ),
-        ({"strict_parse": "yes"}, "strict_parse must be True or False, got 'yes'."),
+        ({"strict_parse": "yes"}, "strict_parse must be true or false, got 'yes'."),
     ],
 )
 def test_invalid_parameters(arguments: dict[str, Any], message: str) -> None:

@@ -577,11 +577,13 @@ def test_any_metadata_value_gives_a_sample_with_a_topic(raw: object) -> None:
         ),
         (
             {"grader_max_tokens": 0},
-            "simpleqa: grader_max_tokens must be a positive integer or None, got 0.",
+            "simpleqa: grader_max_tokens must be a positive integer or null "
+            "(the grader's own), got 0.",
         ),
         (
             {"grader_temperature": -1.0},
-            "simpleqa: grader_temperature must be a number >= 0 or None, got -1.0.",
+            "simpleqa: grader_temperature must be a number >= 0 or null "
+            "(the grader's own), got -1.0.",
         ),
         (
             {"dataset_path": str(CSV), "data_files": str(CSV)},

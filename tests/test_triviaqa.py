@@ -314,7 +314,10 @@ def test_scores_record_extracted_normalized_and_matched(tmp_path: Path) -> None:
             {"fewshot_split": "validation"},
             "triviaqa: fewshot_split and eval_split are both 'validation'",
         ),
-        ({"num_examples": 0}, "triviaqa: num_examples must be a positive integer or None"),
+        (
+            {"num_examples": 0},
+            "triviaqa: num_examples must be a positive integer or null (all rows)",
+        ),
         ({"answer_extraction": "all"}, "triviaqa: unknown answer_extraction 'all'"),
         (
             {"prompt_format": "helm"},
@@ -406,10 +409,14 @@ def test_offline_without_data_fails_with_one_clear_message(tmp_path: Path) -> No
         "(config 'rc.wikipedia.nocontext'), split 'validation': "
     )
     assert message.rstrip().endswith(
-        "To run without the Hub, either warm the Hugging Face cache on a connected machine "
-        "and set HF_DATASETS_OFFLINE=1, pass dataset_path=<folder holding a downloaded "
-        "snapshot of the dataset repository>, or pass data_files=<file, or {split: file}> "
-        "(.jsonl, .json, .parquet or .csv in the upstream schema)."
+        "To run without the Hub:\n"
+        "- warm the Hugging Face cache on a connected machine, then set HF_HUB_OFFLINE=1 "
+        "and HF_DATASETS_OFFLINE=1;\n"
+        "- or pass dataset_path=<folder holding a downloaded snapshot of the dataset "
+        "repository>;\n"
+        "- or pass data_files=<file, or {split: file}> (.jsonl, .json, .parquet or .csv in the "
+        "upstream schema);\n"
+        "- or try the task on the few rows shipped with the package: bundled_sample=true."
     )
     assert "Traceback" not in done.stderr
 

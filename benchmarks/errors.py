@@ -1,0 +1,33 @@
+"""The errors this project raises about its users' input.
+
+Both are Inspect ``PrerequisiteError``s, so the ``inspect`` command prints the
+message alone, without a traceback, and exits non-zero; from Python they are
+ordinary ``ValueError``s.
+"""
+
+from __future__ import annotations
+
+try:
+    from inspect_ai._util.error import PrerequisiteError
+except ImportError:  # a later Inspect without it: a plain exception then
+    PrerequisiteError = Exception  # type: ignore[misc,assignment]
+
+
+class UserInputError(ValueError, PrerequisiteError):
+    """Input the user can fix: a task parameter, a data file, a log."""
+
+    def __init__(self, message: str) -> None:
+        ValueError.__init__(self, message)
+        self.message = message
+
+
+class TaskParameterError(UserInputError):
+    """A task parameter with a value the task cannot take."""
+
+
+class DataError(UserInputError):
+    """Benchmark data that is missing, unreadable or malformed."""
+
+
+class DataUnavailableError(DataError):
+    """The benchmark data could not be obtained (offline, no cache, no files)."""

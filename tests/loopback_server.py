@@ -1,0 +1,235 @@
+"""A scripted OpenAI-compatible chat-completions server on 127.0.0.1.
+
+Real clients (Inspect's ``openai-api`` provider, lm-evaluation-harness's
+``local-chat-completions``, evalscope's ``openai_api``) talk to it over real
+HTTP, so tests and benchmarks exercise the request path a user's run takes,
+with replies chosen by a Python function and no network beyond loopback.
+
+- ``reply(request) -> str | Fault``: the reply text for a request body (the
+  parsed JSON), or a ``Fault`` to inject (HTTP status, malformed JSON, a reset
+  connection, a stall, an empty ``choices``).
+- ``stop`` sequences in a request are honoured as real servers honour them:
+  the reply is cut before the first one (``honour_stop=False`` turns it off).
+- Streaming requests (``"stream": true``) get server-sent events.
+- Every request body is recorded, in arrival order, in ``requests``.
+
+Use it as a context manager (it serves from a thread of its own), or as a
+process: ``python -m tests.loopback_server --reply module:function``, which
+prints ``PORT <n>`` once it listens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from aiohttp import web
+
+FaultKind = Literal["status", "malformed_json", "reset", "stall", "empty_choices"]
+HOST = "127.0.0.1"
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A failure to serve instead of a reply."""
+
+    kind: FaultKind
+    status: int = 500
+    stall_seconds: float = 30.0
+
+
+Reply = Callable[[dict[str, Any]], "str | Fault"]
+
+
+def cut_at_stop(text: str, stop: str | list[str] | None) -> str:
+    """``text`` up to (not including) the earliest stop sequence, as servers cut."""
+    if not stop:
+        return text
+    sequences = [stop] if isinstance(stop, str) else stop
+    positions = [text.find(s) for s in sequences if s]
+    positions = [p for p in positions if p >= 0]
+    return text[: min(positions)] if positions else text
+
+
+def user_text(request: dict[str, Any]) -> str:
+    """The text of the last user message of a chat request (text parts joined)."""
+    for message in reversed(request.get("messages", [])):
+        if message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            return content
+        return "\n".join(
+            part.get("text", "") for part in content or [] if part.get("type") == "text"
+        )
+    return ""
+
+
+class LoopbackServer:
+    """The server; ``base_url`` is ``http://127.0.0.1:<port>/v1``."""
+
+    def __init__(self, reply: Reply, *, honour_stop: bool = True, port: int = 0) -> None:
+        self.reply = reply
+        self.honour_stop = honour_stop
+        self.port = port
+        self.requests: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{HOST}:{self.port}/v1"
+
+    # -- serving ---------------------------------------------------------------
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=1 << 30)
+        for prefix in ("/v1", ""):
+            app.router.add_post(f"{prefix}/chat/completions", self._chat_completions)
+            app.router.add_get(f"{prefix}/models", self._models)
+        return app
+
+    async def _models(self, request: web.Request) -> web.Response:
+        return web.json_response(
+            {"object": "list", "data": [{"id": "scripted", "object": "model"}]}
+        )
+
+    async def _chat_completions(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        with self._lock:
+            self.requests.append(body)
+        outcome = self.reply(body)
+        if isinstance(outcome, Fault):
+            return await self._fault(request, outcome)
+        text = cut_at_stop(outcome, body.get("stop")) if self.honour_stop else outcome
+        if body.get("stream"):
+            return await self._stream(request, body, text)
+        return web.json_response(completion(body, text))
+
+    async def _fault(self, request: web.Request, fault: Fault) -> web.StreamResponse:
+        if fault.kind == "status":
+            message = {"error": {"message": "injected fault", "type": "server_error"}}
+            return web.json_response(message, status=fault.status)
+        if fault.kind == "malformed_json":
+            return web.Response(text='{"id": "x", "choices": [', content_type="application/json")
+        if fault.kind == "empty_choices":
+            return web.json_response({**completion({}, ""), "choices": []})
+        if fault.kind == "stall":
+            await asyncio.sleep(fault.stall_seconds)
+            return web.json_response(completion({}, ""))
+        # reset: close the connection without a response
+        transport = request.transport
+        if transport is not None:
+            transport.abort()
+        raise ConnectionResetError("injected reset")
+
+    async def _stream(
+        self, request: web.Request, body: dict[str, Any], text: str
+    ) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        chunk = completion(body, text)
+        chunk["object"] = "chat.completion.chunk"
+        chunk["choices"] = [
+            {"index": 0, "delta": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+        ]
+        await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
+        await response.write(b"data: [DONE]\n\n")
+        await response.write_eof()
+        return response
+
+    # -- lifecycle -------------------------------------------------------------
+
+    def start(self) -> LoopbackServer:
+        started = threading.Event()
+
+        def serve() -> None:
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            asyncio.set_event_loop(loop)
+            loop.run_until_complete(self._start_site())
+            started.set()
+            loop.run_forever()
+
+        self._thread = threading.Thread(target=serve, name="loopback-server", daemon=True)
+        self._thread.start()
+        if not started.wait(timeout=30):
+            raise RuntimeError("the loopback server did not start within 30 s")
+        return self
+
+    async def _start_site(self) -> None:
+        self._runner = web.AppRunner(self.app(), access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, HOST, self.port)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    def stop(self) -> None:
+        loop, runner = self._loop, self._runner
+        if loop is None or runner is None:
+            return
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(timeout=30)
+        loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+
+    def __enter__(self) -> LoopbackServer:
+        return self.start()
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+
+def completion(request: dict[str, Any], text: str) -> dict[str, Any]:
+    """A chat.completion response body holding ``text``."""
+    return {
+        "id": "chatcmpl-loopback",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": request.get("model", "scripted"),
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reply", required=True, help="module:function giving the reply")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--no-stop", action="store_true", help="do not cut at stop sequences")
+    args = parser.parse_args()
+    module, _, function = args.reply.partition(":")
+    reply = getattr(importlib.import_module(module), function)
+    server = LoopbackServer(reply, honour_stop=not args.no_stop, port=args.port)
+
+    async def run() -> None:
+        runner = web.AppRunner(server.app(), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, HOST, args.port)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        print(f"PORT {port}", flush=True)
+        await asyncio.Event().wait()
+
+    asyncio.run(run())
+
+
+if __name__ == "__main__":
+    main()

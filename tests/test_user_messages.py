@@ -1,0 +1,183 @@
+"""What a user sees on the command line: one clean message, no traceback, a non-zero exit.
+
+Parameter errors, an unknown task name, a ``num_examples`` that leaves rows
+out, the bundled sample switch and an unreachable Hub, each through the real
+``inspect`` command (or the task function where the CLI adds nothing).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.errors import TaskParameterError
+from benchmarks.scienceqa import scienceqa
+from benchmarks.simpleqa import simpleqa
+from benchmarks.triviaqa import triviaqa
+from benchmarks.winogrande import winogrande
+from tests.test_registry import inspect_cli
+
+ROOT = Path(__file__).parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+WINOGRANDE_FILE = str(FIXTURES / "winogrande" / "validation.jsonl")
+
+
+def run_inspect(*args: str) -> subprocess.CompletedProcess[str]:
+    """The ``inspect`` command with the display a user gets (the tests' ``none`` dropped)."""
+    env = {key: value for key, value in os.environ.items() if key != "INSPECT_DISPLAY"}
+    return subprocess.run(
+        [inspect_cli(), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["benchmarks/triviaqa", "-T", "shots=five"],
+            "triviaqa: shots must be a non-negative integer, got 'five'.",
+        ),
+        (
+            ["benchmarks/triviaqa", "-T", "eval_split=valid"],
+            "triviaqa: unknown eval_split 'valid'; choose one of train, validation, test.",
+        ),
+        (
+            ["benchmarks/winogrande", "-T", "num_examples=0"],
+            "winogrande: num_examples must be a positive integer or null (all rows), got 0.",
+        ),
+        (
+            ["benchmarks/simpleqa", "-T", "grade_parse=loose"],
+            "simpleqa: unknown grade_parse 'loose'; choose one of strict, official.",
+        ),
+        (
+            ["benchmarks/simpleqa", "-T", "dataset_path=a.csv", "-T", "data_files=b.csv"],
+            "simpleqa: pass either dataset_path or data_files, not both.",
+        ),
+        (
+            ["benchmarks/winogrande", "-T", "bundled_sample=true", "-T", "data_files=b.jsonl"],
+            "winogrande: bundled_sample=true reads the rows shipped with the package; "
+            "drop dataset_path and data_files, or drop bundled_sample.",
+        ),
+        (
+            ["benchmarks/scienceqa", "-T", "bundled_sample=true", "-T", "split=validation"],
+            "scienceqa: the bundled sample has the split(s) 'test' only, not 'validation'.",
+        ),
+        (
+            ["benchmarks/trivia_qa"],
+            "benchmarks: there is no task 'trivia_qa'; did you mean benchmarks/triviaqa? "
+            "The tasks are scienceqa, simpleqa, triviaqa, winogrande "
+            "(`inspect list tasks benchmarks` lists them).",
+        ),
+    ],
+)
+def test_the_cli_prints_one_clean_message(args: list[str], message: str) -> None:
+    done = run_inspect("eval", *args, "--model", "mockllm/model")
+    output = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert message in " ".join(output.split())  # the console wraps long lines
+    assert "Traceback" not in output
+    assert len(output.strip().splitlines()) <= 8
+
+
+def test_parameter_errors_are_value_errors_from_python() -> None:
+    with pytest.raises(ValueError) as raised:
+        triviaqa(shots=-1)
+    assert isinstance(raised.value, TaskParameterError)
+    assert str(raised.value) == "triviaqa: shots must be a non-negative integer, got -1."
+
+
+@pytest.mark.parametrize("spelling", ["None", "none", None])
+def test_num_examples_none_is_accepted_in_every_spelling(spelling: object) -> None:
+    task = winogrande(data_files=WINOGRANDE_FILE, num_examples=spelling)  # type: ignore[arg-type]
+    assert len(task.dataset) == 5
+
+
+def test_a_cut_by_num_examples_is_announced_once(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        task = winogrande(data_files=WINOGRANDE_FILE, num_examples=3)
+        list(task.dataset)
+    cuts = [r.getMessage() for r in caplog.records if "num_examples" in r.getMessage()]
+    assert cuts == [
+        f"num_examples=3: evaluating the first 3 of the 5 rows of {WINOGRANDE_FILE} "
+        "(validation split)."
+    ]
+
+
+def test_no_cut_no_announcement(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        winogrande(data_files=WINOGRANDE_FILE, num_examples=5)
+        triviaqa(bundled_sample=True)
+    assert not [r for r in caplog.records if "num_examples" in r.getMessage()]
+
+
+def test_triviaqa_evaluates_every_row_by_default() -> None:
+    """No default silently drops rows (it used to stop at 7,993)."""
+    assert len(triviaqa(bundled_sample=True).dataset) == 30
+    assert len(triviaqa(bundled_sample=True, num_examples=None).dataset) == 30
+
+
+@pytest.mark.parametrize(
+    ("task", "size", "first_id"),
+    [
+        (lambda: triviaqa(bundled_sample=True), 30, "tc_33"),
+        (lambda: simpleqa(bundled_sample=True), 30, "simpleqa_0"),
+        (lambda: winogrande(bundled_sample=True, shots=2), 40, "winogrande_xl_validation_0"),
+        (lambda: scienceqa(bundled_sample=True), 20, "scienceqa_test_0"),
+    ],
+)
+def test_each_task_runs_on_its_bundled_sample(task, size: int, first_id: str) -> None:  # type: ignore[no-untyped-def]
+    dataset = task().dataset
+    assert len(dataset) == size
+    assert dataset[0].id == first_id
+
+
+def test_scienceqa_bundled_sample_has_images() -> None:
+    samples = list(scienceqa(bundled_sample=True).dataset)
+    assert sum(1 for s in samples if s.metadata and s.metadata["has_image"]) == 9
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_an_unreachable_hub_fails_at_once_with_both_offline_variables(tmp_path: Path) -> None:
+    port = _closed_port()
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE")
+    }
+    env.update(HF_HOME=str(tmp_path / "hf"), HF_ENDPOINT=f"http://127.0.0.1:{port}")
+    script = (
+        "from benchmarks.winogrande import winogrande\n"
+        "try:\n"
+        "    winogrande()\n"
+        "except ValueError as ex:\n"
+        "    print('MESSAGE', ex)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    message = done.stdout.split("MESSAGE ", 1)[1]
+    assert message.startswith(
+        "Could not load the Winogrande dataset 'allenai/winogrande' (config 'winogrande_xl'), "
+        f"split 'validation': the Hub is unreachable (127.0.0.1:{port}: Connection refused) "
+        "and the Hugging Face cache has no copy.\nTo run without the Hub:\n"
+        "- warm the Hugging Face cache on a connected machine, then set HF_HUB_OFFLINE=1 "
+        "and HF_DATASETS_OFFLINE=1;\n"
+    )
+    # no retry loop before the message
+    assert "Retrying" not in done.stderr
