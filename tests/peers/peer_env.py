@@ -1,0 +1,132 @@
+"""Peers (the reference harnesses) installed at pinned versions into throwaway venvs.
+
+Each peer gets its own virtual environment under ``$PEER_ENV_DIR`` (default:
+``<user cache>/inspect_benchmarks/peers``), keyed by its requirements, made
+once and reused. A peer that cannot be installed is skipped with the reason
+and the tail of pip's output, never silently. Results of each comparison are
+recorded with ``record()`` and printed at the end of the run (``conftest.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import platformdirs
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV_DIR = Path(
+    os.environ.get("PEER_ENV_DIR")
+    or Path(platformdirs.user_cache_dir("inspect_benchmarks")) / "peers"
+)
+# openai/simple-evals is not on PyPI: its sources at a pinned commit.
+SIMPLE_EVALS_DIR = Path(
+    os.environ.get("SIMPLE_EVALS_DIR") or ROOT.parent / "shared" / "reference" / "simple-evals"
+)
+INSTALL_TIMEOUT_SECONDS = 1800
+
+
+def peer_python(name: str, requirements: list[str]) -> Path:
+    """The Python of a venv holding ``requirements`` (made on first use)."""
+    key = hashlib.sha256(json.dumps([sys.version, requirements]).encode()).hexdigest()[:12]
+    venv = ENV_DIR / f"{name}-{key}"
+    python = venv / "bin" / "python"
+    if (venv / "installed").exists():
+        return python
+    shutil.rmtree(venv, ignore_errors=True)
+    steps = [
+        [sys.executable, "-m", "venv", str(venv)],
+        [str(python), "-m", "pip", "install", "-q", "--upgrade", "pip"],
+        [str(python), "-m", "pip", "install", "-q", *requirements],
+    ]
+    for step in steps:
+        done = subprocess.run(step, capture_output=True, text=True, timeout=INSTALL_TIMEOUT_SECONDS)
+        if done.returncode != 0:
+            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+            pytest.skip(
+                f"PEER NOT INSTALLED: {name} ({' '.join(requirements)}) could not be "
+                f"installed; its comparison did not run.\n{tail}"
+            )
+    (venv / "installed").write_text(" ".join(requirements))
+    return python
+
+
+def downloaded_wheel(requirement: str) -> Path:
+    """A peer's wheel, downloaded without its dependencies (to run one file of it)."""
+    folder = ENV_DIR / "wheels" / hashlib.sha256(requirement.encode()).hexdigest()[:12]
+    wheels = sorted(folder.glob("*.whl"))
+    if wheels:
+        return wheels[0]
+    folder.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "-d",
+            str(folder),
+            requirement,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=INSTALL_TIMEOUT_SECONDS,
+    )
+    wheels = sorted(folder.glob("*.whl"))
+    if done.returncode != 0 or not wheels:
+        pytest.skip(
+            f"PEER NOT DOWNLOADED: {requirement} could not be downloaded; its comparison "
+            f"did not run.\n{(done.stdout + done.stderr).strip()[-1500:]}"
+        )
+    return wheels[0]
+
+
+def require_simple_evals() -> Path:
+    if not (SIMPLE_EVALS_DIR / "simpleqa_eval.py").is_file():
+        pytest.skip(
+            f"PEER NOT FOUND: openai/simple-evals sources are not at {SIMPLE_EVALS_DIR} "
+            "(set SIMPLE_EVALS_DIR to a checkout at the pinned commit); its comparison did "
+            "not run."
+        )
+    return SIMPLE_EVALS_DIR
+
+
+@dataclass
+class PeerResult:
+    """One peer comparison: how many rows, and how many agreed on each thing compared."""
+
+    peer: str
+    version: str
+    rows: int
+    prompts_identical: int
+    verdicts_identical: int
+    notes: str = ""
+
+    def line(self) -> str:
+        return (
+            f"{self.peer} {self.version}: rows {self.rows}, prompts identical "
+            f"{self.prompts_identical}/{self.rows}, verdicts identical "
+            f"{self.verdicts_identical}/{self.rows}" + (f" ({self.notes})" if self.notes else "")
+        )
+
+
+RESULTS: list[PeerResult] = []
+RESULTS_FILE = ENV_DIR / "last_run.json"
+
+
+def record(result: PeerResult) -> None:
+    """Keep a comparison's counts for the end-of-run summary (and ``last_run.json``)."""
+    RESULTS.append(result)
+    ENV_DIR.mkdir(parents=True, exist_ok=True)
+    previous = json.loads(RESULTS_FILE.read_text()) if RESULTS_FILE.exists() else {}
+    previous[result.peer] = asdict(result)
+    RESULTS_FILE.write_text(json.dumps(previous, indent=2))
