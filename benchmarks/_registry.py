@@ -10,14 +10,15 @@ import difflib
 import sys
 from pathlib import Path
 
+from benchmarks.offline_models import OfflineModel
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
 from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
 
-__all__ = ["scienceqa", "simpleqa", "triviaqa", "winogrande"]
+__all__ = ["OfflineModel", "scienceqa", "simpleqa", "triviaqa", "winogrande"]
 
-TASK_NAMES = tuple(sorted(__all__))
+TASK_NAMES = ("scienceqa", "simpleqa", "triviaqa", "winogrande")
 EVAL_COMMANDS = ("eval", "eval-set")
 
 

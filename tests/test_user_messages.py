@@ -103,6 +103,23 @@ def test_num_examples_none_is_accepted_in_every_spelling(spelling: object) -> No
     assert len(task.dataset) == 5
 
 
+def test_num_examples_none_from_the_command_line(tmp_path: Path) -> None:
+    done = run_inspect(
+        "eval",
+        "benchmarks/winogrande",
+        "-T",
+        f"data_files={WINOGRANDE_FILE}",
+        "-T",
+        "num_examples=None",
+        "--model",
+        "benchmarks/oracle",
+        "--log-dir",
+        str(tmp_path),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "winogrande (5 samples)" in done.stdout
+
+
 def test_a_cut_by_num_examples_is_announced_once(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING):
         task = winogrande(data_files=WINOGRANDE_FILE, num_examples=3)

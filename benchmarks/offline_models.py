@@ -1,0 +1,240 @@
+"""Two offline models for trying the benchmarks without network or API key.
+
+- ``benchmarks/oracle`` knows the answers of the bundled sample questions
+  (``-T bundled_sample=true``) and replies with each in the form its benchmark
+  expects (TriviaQA an alias, Winogrande ``ANSWER: <letter>``, ScienceQA the
+  letter, SimpleQA the gold answer); bound to the ``grader`` role it grades a
+  SimpleQA reply against the gold target of the grader prompt (``A`` when they
+  agree, ``C`` for an empty or "I don't know" reply, else ``B``). So a run on a
+  bundled sample scores 100 %.
+- ``benchmarks/random`` is a seeded random baseline: a random option letter
+  for multiple-choice prompts, a random grade as a judge, and otherwise a
+  random answer from the bundled answers. The reply depends only on the prompt
+  and the seed (``-M seed=N``, default 0), so reruns reproduce it.
+
+Both set token usage (about four characters a token), so nothing downloads a
+tokenizer. The registry name is ``benchmarks/<model>`` (the ``benchmarks``
+model API, registered through the package's Inspect entry point).
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import hashlib
+import json
+import random
+import re
+import string
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow.parquet as pq
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from benchmarks.errors import UserInputError
+from benchmarks.sample_data import bundled_data_files
+
+MODELS = ("oracle", "random")
+DEFAULT_CONFIG = GenerateConfig()
+ANSWER_FILTER = re.compile(r"[\n.,]")  # TriviaQA's stop characters: an alias without them
+# The last "Gold target: ...\nPredicted answer: ..." of a SimpleQA grader prompt; the
+# template's worked examples number their answers ("Predicted answer 1:"), so do not match.
+GRADER_FIELDS = re.compile(
+    r"Gold target: (?P<target>[^\n]*)\nPredicted answer: (?P<predicted>.*?)(?:\n```|\Z)",
+    re.DOTALL,
+)
+LETTERS_OFFERED = re.compile(r"is one of ((?:[A-Z],)*[A-Z])\.")
+OPTION_LINE = re.compile(r"^(?:\(([A-Z])\)|([A-Z])[.)]) ", re.MULTILINE)
+DONT_KNOW = ("", "i dont know", "i do not know", "not sure")  # after _comparable()
+
+
+class OfflineModelError(UserInputError):
+    """A prompt the offline models cannot answer."""
+
+
+@dataclass(frozen=True)
+class KnownQuestion:
+    """A bundled question: texts that identify it in a prompt, and the oracle's reply."""
+
+    keys: tuple[str, ...]
+    reply: str
+
+
+@modelapi(name="benchmarks")
+class OfflineModel(ModelAPI):
+    """``benchmarks/oracle`` or ``benchmarks/random`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = DEFAULT_CONFIG,
+        seed: int = 0,
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config)
+        if model_name not in MODELS:
+            raise OfflineModelError(
+                f"benchmarks/{model_name}: there is no such offline model; use "
+                f"{' or '.join(f'benchmarks/{m}' for m in MODELS)}."
+            )
+        self.seed = seed
+
+    def max_connections(self) -> int:
+        return 64
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        prompt = "\n".join(message.text for message in input)
+        last_user = next((m.text for m in reversed(input) if m.role == "user"), prompt)
+        if self.model_name == "oracle":
+            reply = oracle_reply(last_user)
+        else:
+            reply = random_reply(last_user, self.seed)
+        output = ModelOutput.from_content(model=f"benchmarks/{self.model_name}", content=reply)
+        input_tokens = max(1, len(prompt) // 4)
+        output_tokens = max(1, len(reply) // 4)
+        output.usage = ModelUsage(
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            total_tokens=input_tokens + output_tokens,
+        )
+        return output
+
+
+def oracle_reply(prompt: str) -> str:
+    graded = grader_fields(prompt)
+    if graded is not None:
+        target, predicted = graded
+        return grade(predicted, target)
+    question = find_known_question(prompt)
+    if question is None:
+        raise OfflineModelError(
+            "benchmarks/oracle knows only the questions of the bundled samples (run the "
+            "task with -T bundled_sample=true); no bundled question is in this prompt: "
+            f"{prompt[-120:]!r}"
+        )
+    return question.reply
+
+
+def random_reply(prompt: str, seed: int) -> str:
+    rng = random.Random(hashlib.sha256(f"{seed}\0{prompt}".encode()).digest())
+    if grader_fields(prompt) is not None:
+        return rng.choice("ABC")
+    offered = LETTERS_OFFERED.search(prompt)
+    if offered is not None:  # Winogrande's "ANSWER: [LETTER]" instruction
+        return f"ANSWER: {rng.choice(offered.group(1).split(','))}"
+    options = [a or b for a, b in OPTION_LINE.findall(prompt)]
+    if options:  # ScienceQA's lettered option lines
+        return rng.choice(options)
+    return rng.choice(bundled_free_text_answers())
+
+
+def grader_fields(prompt: str) -> tuple[str, str] | None:
+    """The gold target and the predicted answer of a SimpleQA grader prompt."""
+    matches = list(GRADER_FIELDS.finditer(prompt))
+    if not matches:
+        return None
+    last = matches[-1]
+    return last.group("target"), last.group("predicted")
+
+
+def grade(predicted: str, target: str) -> str:
+    if _comparable(predicted) in DONT_KNOW:
+        return "C"
+    return "A" if _comparable(predicted) == _comparable(target) else "B"
+
+
+def _comparable(text: str) -> str:
+    stripped = text.lower().translate(str.maketrans("", "", string.punctuation))
+    return " ".join(stripped.split())
+
+
+def find_known_question(prompt: str) -> KnownQuestion | None:
+    """The bundled question this prompt ends with: every key in the prompt, the
+    first key found latest (demonstrations come before the question), then the
+    most text matched."""
+    best: tuple[int, int] | None = None
+    found = None
+    for question in known_questions():
+        if not all(key in prompt for key in question.keys):
+            continue
+        rank = (prompt.rfind(question.keys[0]), sum(len(key) for key in question.keys))
+        if best is None or rank > best:
+            best, found = rank, question
+    return found
+
+
+@functools.cache
+def known_questions() -> tuple[KnownQuestion, ...]:
+    files = {task: bundled_data_files(task) for task in _bundled_tasks()}
+    questions: list[KnownQuestion] = []
+    for record in _jsonl(files["triviaqa"]["validation"]):
+        aliases = [a for a in record["answer"]["aliases"] if not ANSWER_FILTER.search(a)]
+        reply = aliases[0] if aliases else record["answer"]["value"]
+        questions.append(KnownQuestion((f"Question: {record['question']}",), reply))
+    for record in _jsonl(files["winogrande"]["validation"]):
+        letter = {"1": "A", "2": "B"}[record["answer"]]
+        keys = (record["sentence"], record["option1"], record["option2"])
+        questions.append(KnownQuestion(keys, f"ANSWER: {letter}"))
+    scienceqa = pq.read_table(
+        files["scienceqa"]["test"], columns=["question", "choices", "answer", "hint"]
+    )
+    for record in scienceqa.to_pylist():
+        keys = (record["question"], *record["choices"], record["hint"] or "")
+        questions.append(KnownQuestion(keys, string.ascii_uppercase[record["answer"]]))
+    for task in ("simpleqa", "simpleqa_verified"):
+        for path in files.get(task, {}).values():
+            for record in _records(path):
+                questions.append(KnownQuestion((record["problem"],), record["answer"]))
+    return tuple(questions)
+
+
+@functools.cache
+def bundled_free_text_answers() -> tuple[str, ...]:
+    answers = [
+        question.reply
+        for question in known_questions()
+        if not question.reply.startswith("ANSWER: ") and len(question.reply) > 1
+    ]
+    return tuple(sorted(set(answers)))
+
+
+def _bundled_tasks() -> list[str]:
+    from importlib.resources import files
+
+    folder = files("benchmarks.sample_data")
+    return sorted(item.name for item in folder.iterdir() if item.is_dir() and item.name[0] != "_")
+
+
+def _records(path: str) -> list[dict[str, Any]]:
+    if path.endswith(".csv"):
+        return _csv(path)
+    if path.endswith(".parquet"):
+        return pq.read_table(path).to_pylist()
+    return _jsonl(path)
+
+
+def _jsonl(path: str) -> list[dict[str, Any]]:
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def _csv(path: str) -> list[dict[str, Any]]:
+    with open(path, encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
