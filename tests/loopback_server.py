@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import importlib
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -34,6 +35,18 @@ from aiohttp import web
 
 FaultKind = Literal["status", "malformed_json", "reset", "stall", "empty_choices"]
 HOST = "127.0.0.1"
+INJECTED_RESET = "injected reset"
+
+
+class _HideInjectedResets(logging.Filter):
+    """aiohttp logs a handler's exception with its traceback; an injected reset is no error."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not (isinstance(error, ConnectionResetError) and str(error) == INJECTED_RESET)
+
+
+logging.getLogger("aiohttp.server").addFilter(_HideInjectedResets())
 
 
 @dataclass(frozen=True)
@@ -130,7 +143,7 @@ class LoopbackServer:
         transport = request.transport
         if transport is not None:
             transport.abort()
-        raise ConnectionResetError("injected reset")
+        raise ConnectionResetError(INJECTED_RESET)
 
     async def _stream(
         self, request: web.Request, body: dict[str, Any], text: str
