@@ -1,0 +1,338 @@
+"""Every link and every command of the README and the docs pages works.
+
+Links: each relative link names an existing file (and, within the README, an
+existing heading). Commands: each shell command in a code block, and each
+``inspect ...`` command quoted inline, is run offline: the model becomes
+``benchmarks/oracle`` (the judge too), the data the bundled sample, the log
+folder a temporary one; every log written must end in success. Commands that
+need the network or are the test suite itself are listed in
+``NOT_RUN_HERE`` with the reason, so a new command cannot go unchecked.
+The Python blocks of the README run as written, on local copies of the data
+at the paths they name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+from benchmarks.sample_data import bundled_data_files
+from tests.loopback_server import Fault, LoopbackServer, user_text
+from tests.test_registry import inspect_cli
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+LINKED_PAGES = [
+    *PAGES,
+    ROOT / "examples" / "README.md",
+    ROOT / "bench" / "README.md",
+    ROOT / "benchmarks" / "sample_data" / "README.md",
+]
+ORACLE = "benchmarks/oracle"
+DATA_OPTIONS = ("data_files", "dataset_path")
+
+# command prefix -> why the test does not run it
+NOT_RUN_HERE = {
+    "pip install": "installs packages (needs the package index; .ci/run installs the project)",
+    "export ": "sets a provider key",
+    "pytest": "runs this test suite",
+    "ruff check": "the linter, run by .ci/run",
+    "huggingface-cli download": "downloads from the Hub",
+    "python -m bench.": "the benchmark harness (minutes; see bench/README.md)",
+    "python examples/analyze_logs.py": "run by tests/test_examples.py",
+    "jupyter ": "run by tests/test_examples.py (the notebook)",
+}
+
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+CODE_BLOCK = re.compile(r"```(?:bash|sh)\n(.*?)```", re.DOTALL)
+INLINE_COMMAND = re.compile(r"`((?:inspect |python -m benchmarks)[^`]*)`")
+TRAILING_COMMENT = re.compile(r"\s{2,}#.*$")
+
+
+def github_anchor(heading: str) -> str:
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def test_every_relative_link_resolves() -> None:
+    broken = []
+    for page in LINKED_PAGES:
+        text = page.read_text(encoding="utf-8")
+        anchors = {github_anchor(h) for h in re.findall(r"^#+ (.*)$", text, re.MULTILINE)}
+        for target in LINK.findall(text):
+            if re.match(r"[a-z]+:", target):
+                continue  # http(s) and mailto: not checked (no network in tests)
+            path, _, anchor = target.partition("#")
+            if path and not (page.parent / path).exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+            if not path and anchor not in anchors:
+                broken.append(f"{page.relative_to(ROOT)}: #{anchor} (no such heading)")
+    assert broken == []
+
+
+def documented_commands() -> list[tuple[str, str]]:
+    """(page, command) for every shell command in a code block or quoted inline."""
+    commands = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for block in CODE_BLOCK.findall(text):
+            joined = re.sub(r"\\\n\s*", " ", block)
+            for line in joined.splitlines():
+                line = TRAILING_COMMENT.sub("", line).strip()
+                if line and not line.startswith("#"):
+                    commands.append((page.name, line))
+        outside_blocks = CODE_BLOCK.sub("", text)
+        for inline in INLINE_COMMAND.findall(outside_blocks.replace("\n", " ")):
+            commands.append((page.name, " ".join(inline.split())))
+    return commands
+
+
+def offline_variant(command: str, log_dir: Path) -> list[str]:
+    """The command with the oracle as every model, the bundled sample as the data and
+    a temporary log folder."""
+    words = shlex.split(command)
+    result: list[str] = []
+    has_data = False
+    index = 0
+    while index < len(words):
+        word = words[index]
+        value = words[index + 1] if index + 1 < len(words) else ""
+        if word == "--model":  # several models: the oracle and the random baseline
+            models = [ORACLE, "benchmarks/random"][: len(value.split(","))]
+            result += [word, ",".join(models)]
+            index += 2
+        elif word == "--model-role":
+            role = value.split("=", 1)[0]
+            result += [word, f"{role}={ORACLE}"]
+            index += 2
+        elif word == "-T" and value.split("=", 1)[0] in DATA_OPTIONS:
+            index += 2  # the bundled sample instead
+        elif word == "--log-dir":
+            index += 2
+        else:
+            has_data |= word == "-T" and value.startswith("bundled_sample=")
+            result.append(word)
+            index += 1
+    if not has_data and result[:2] != ["inspect", "eval-retry"]:
+        result += ["-T", "bundled_sample=true"]
+    return [inspect_cli(), *result[1:], "--log-dir", str(log_dir)]
+
+
+def user_env() -> dict[str, str]:
+    return {key: value for key, value in os.environ.items() if key != "INSPECT_DISPLAY"}
+
+
+def run_eval_command(command: str, log_dir: Path) -> str | None:
+    """None if the command ran and every log it wrote succeeded, else what went wrong."""
+    done = subprocess.run(
+        offline_variant(command, log_dir),
+        cwd=ROOT,
+        env=user_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    logs = list_eval_logs(str(log_dir))
+    statuses = [read_eval_log(log, header_only=True).status for log in logs]
+    if done.returncode != 0 or not logs or set(statuses) != {"success"}:
+        return f"{command}\n  exit {done.returncode}, logs {statuses}\n{done.stdout[-2000:]}"
+    return None
+
+
+def test_every_documented_command_runs_offline(tmp_path: Path) -> None:
+    commands = documented_commands()
+    evals = [c for _, c in commands if re.match(r"inspect eval(-set)? ", c)]
+    # "`inspect eval` exits with ..." names a command, it does not give one
+    names = {"inspect eval", "inspect eval-set", "inspect score"}
+    handled = {
+        "inspect eval-retry": test_eval_retry_finishes_an_interrupted_run,
+        "inspect view": test_inspect_view_serves_the_logs,
+        "inspect list tasks": test_inspect_list_tasks,
+    }
+    unhandled = [
+        f"{page}: {command}"
+        for page, command in commands
+        if command not in evals
+        and command not in names
+        and not any(command.startswith(prefix) for prefix in (*NOT_RUN_HERE, *handled))
+    ]
+    assert unhandled == [], "documented commands that no test runs"
+    assert len(evals) >= 10
+    distinct = {tuple(offline_variant(c, Path("."))): c for c in evals}  # same run once
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        failures = pool.map(
+            lambda item: run_eval_command(item[1], tmp_path / f"run{item[0]}"),
+            enumerate(sorted(distinct.values())),
+        )
+    assert [failure for failure in failures if failure] == []
+
+
+def test_inspect_list_tasks() -> None:
+    done = subprocess.run(
+        [inspect_cli(), "list", "tasks", "benchmarks"],
+        cwd=ROOT,
+        env=user_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0
+    for name in ("scienceqa", "simpleqa", "triviaqa", "winogrande"):
+        assert f"benchmarks/{name}.py@{name}" in done.stdout
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_inspect_view_serves_the_logs(tmp_path: Path) -> None:
+    assert (
+        run_eval_command(f"inspect eval benchmarks/winogrande --model {ORACLE}", tmp_path) is None
+    )
+    port = _free_port()
+    view = subprocess.Popen(
+        [inspect_cli(), "view", "--log-dir", str(tmp_path), "--port", str(port)],
+        env=user_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/logs") as response:
+                    listing = json.loads(response.read())
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+    finally:
+        view.terminate()
+        view.wait(timeout=30)
+    assert "winogrande" in json.dumps(listing)
+
+
+def test_eval_retry_finishes_an_interrupted_run(tmp_path: Path) -> None:
+    """The README's eval-retry line, on a run ended by a malformed server reply."""
+    first_question = next(iter(bundled_questions()))
+    broken = {"on": True}
+
+    def reply(request: dict[str, object]) -> str | Fault:
+        text = user_text(request)  # type: ignore[arg-type]
+        if broken["on"] and first_question in text:
+            return Fault("malformed_json")
+        return "ANSWER: A"
+
+    with LoopbackServer(reply) as server:
+        env = {**user_env(), "DOCS_BASE_URL": server.base_url, "DOCS_API_KEY": "key"}
+        cli = [inspect_cli(), "eval", "benchmarks/winogrande", "-T", "bundled_sample=true"]
+        subprocess.run(
+            [*cli, "--model", "openai-api/docs/scripted", "--log-dir", str(tmp_path)],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        [interrupted] = list_eval_logs(str(tmp_path))
+        assert read_eval_log(interrupted, header_only=True).status == "error"
+        broken["on"] = False
+        retries = {c for _, c in documented_commands() if c.startswith("inspect eval-retry")}
+        # every documented form is "inspect eval-retry <a log>", run here on a real one
+        assert {len(shlex.split(c)) for c in retries} == {3}
+        done = subprocess.run(
+            [inspect_cli(), "eval-retry", interrupted.name, "--log-dir", str(tmp_path / "retried")],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    assert done.returncode == 0, done.stdout
+    [retried] = list_eval_logs(str(tmp_path / "retried"))
+    assert read_eval_log(retried, header_only=True).status == "success"
+
+
+def bundled_questions() -> list[str]:
+    path = bundled_data_files("winogrande")["validation"]
+    return [json.loads(line)["sentence"] for line in open(path, encoding="utf-8")]
+
+
+def python_blocks() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```python\n(.*?)```", text, re.DOTALL)
+
+
+def test_the_readme_python_example_prints_what_it_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    [block] = [
+        b
+        for b in python_blocks()
+        if "from benchmarks.triviaqa import" in b and "(" in b and "eval_set" not in b
+    ]
+    expected = re.search(r"^# (\{.*\})$", block, re.MULTILINE)
+    assert expected is not None
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(block, "README.md", "exec"), {})
+    assert printed.getvalue().strip() == expected.group(1)
+
+
+def test_the_readme_eval_set_recipe_runs_with_per_task_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import datasets
+
+    [block] = [b for b in python_blocks() if "eval_set(" in b]
+    bundled = {
+        task: bundled_data_files(task)
+        for task in ("triviaqa", "simpleqa", "winogrande", "scienceqa")
+    }
+    source_of = {  # a word of the README's path -> the bundled file standing in for it
+        "trivia/validation": bundled["triviaqa"]["validation"],
+        "trivia/train": bundled["triviaqa"]["train"],
+        "simple_qa": bundled["simpleqa"]["test"],
+        "winogrande": bundled["winogrande"]["validation"],
+        "scienceqa": bundled["scienceqa"]["test"],
+    }
+    paths = re.findall(r'"([^"]+\.(?:parquet|jsonl|csv))"', block)
+    assert len(paths) == 5
+    for target in paths:
+        [source] = [file for word, file in source_of.items() if word in target]
+        destination = tmp_path / target
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        if target.endswith(".parquet") and not source.endswith(".parquet"):
+            datasets.Dataset.from_json(source).to_parquet(str(destination))
+        else:
+            shutil.copy(source, destination)
+    monkeypatch.chdir(tmp_path)
+    offline = re.sub(r'"(openai|anthropic)/[^"]+"', f'"{ORACLE}"', block)
+    scope: dict[str, object] = {}
+    exec(compile(offline, "README.md", "exec"), scope)
+    success, logs = scope["success"], scope["logs"]
+    assert success is True
+    assert sorted(log.eval.task for log in logs) == [  # type: ignore[attr-defined]
+        "benchmarks/scienceqa",
+        "benchmarks/simpleqa",
+        "benchmarks/triviaqa",
+        "benchmarks/winogrande",
+    ]
