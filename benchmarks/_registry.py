@@ -27,7 +27,9 @@ def unknown_task_hints(argv: list[str]) -> list[str]:
     if len(argv) < 2 or Path(argv[0]).name != "inspect" or argv[1] not in EVAL_COMMANDS:
         return []
     hints = []
-    for argument in argv[2:]:
+    for previous, argument in zip(argv[1:], argv[2:], strict=False):
+        if previous.startswith("-") and "=" not in previous:
+            continue  # an option's value (--model benchmarks/oracle), not a task
         package, _, name = argument.partition("/")
         if package != "benchmarks" or not name or name in TASK_NAMES or Path(argument).exists():
             continue

@@ -49,6 +49,7 @@ from benchmarks.mcq import option_letter_scorer, option_letters, parse_failure_r
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field, string_list
 from benchmarks.sample_data import data_files_for
+from benchmarks.task_names import registry_task_name
 
 DATASET_PATH = "derek-thomas/ScienceQA"
 SPLITS = ("train", "validation", "test")
@@ -106,8 +107,9 @@ _GRADE = re.compile(r"grade(\d{1,2})")
 
 
 @task(
+    name=registry_task_name("scienceqa", __name__),
     description="ScienceQA multiple choice with optional image: "
-    "option-letter accuracy by subject, context and grade"
+    "option-letter accuracy by subject, context and grade",
 )
 def scienceqa(
     split: str = "test",

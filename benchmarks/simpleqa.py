@@ -60,6 +60,7 @@ from benchmarks.loading import DataError, DataFiles, local_path
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field
 from benchmarks.sample_data import data_files_for
+from benchmarks.task_names import registry_task_name
 
 DATASET_URL = "https://openaipublic.blob.core.windows.net/simple-evals/simple_qa_test_set.csv"
 DATASET_SHA256 = "feee3f7e7db3617e94e8fcf1977b756ec420ef8568f4e0fcbbe0e92e9d5fc032"
@@ -115,8 +116,9 @@ logger = logging.getLogger(__name__)
 
 
 @task(
+    name=registry_task_name("simpleqa", __name__),
     description="SimpleQA short-form factuality graded by an LLM judge (role grader): "
-    "calibration metrics"
+    "calibration metrics",
 )
 def simpleqa(
     answer_prompt: str = ANSWER_TEMPLATE,

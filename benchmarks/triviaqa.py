@@ -53,6 +53,7 @@ from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field, string_list
 from benchmarks.sample_data import data_files_for
+from benchmarks.task_names import registry_task_name
 
 DATASET_PATH = "mandarjoshi/trivia_qa"
 DEFAULT_CONFIG = "rc.wikipedia.nocontext"
@@ -98,7 +99,10 @@ REQUIRED_COLUMNS = ("question", "question_id", "answer")
 EVIDENCE_COLUMNS = ("entity_pages", "search_results")
 
 
-@task(description="Closed-book few-shot TriviaQA (Wikipedia): alias exact match and token F1")
+@task(
+    name=registry_task_name("triviaqa", __name__),
+    description="Closed-book few-shot TriviaQA (Wikipedia): alias exact match and token F1",
+)
 def triviaqa(
     shots: int = 5,
     dataset_config: str = DEFAULT_CONFIG,

@@ -36,6 +36,7 @@ from benchmarks.mcq import option_letter_scorer, option_letters, render_options
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field
 from benchmarks.sample_data import data_files_for
+from benchmarks.task_names import registry_task_name
 
 DATASET_PATH = "allenai/winogrande"
 DEFAULT_CONFIG = "winogrande_xl"
@@ -56,7 +57,10 @@ FEWSHOT_PREAMBLE = "Here are some examples of how to answer similar questions:\n
 DEMONSTRATION_SEPARATOR = "\n\n"
 
 
-@task(description="Winogrande 0-shot two-choice MCQ (evalscope template): letter accuracy")
+@task(
+    name=registry_task_name("winogrande", __name__),
+    description="Winogrande 0-shot two-choice MCQ (evalscope template): letter accuracy",
+)
 def winogrande(
     shots: int = 0,
     dataset_config: str = DEFAULT_CONFIG,
