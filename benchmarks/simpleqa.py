@@ -43,7 +43,7 @@ from benchmarks import download
 from benchmarks.judge import (
     GRADE_PROMPT_FIELDS,
     GRADER_TEMPLATE,
-    GradeParse,
+    judge_panel_metrics,
     parse_grade_official,
     parse_grade_strict,
     simpleqa_scorer,
@@ -115,11 +115,12 @@ logger = logging.getLogger(__name__)
 def simpleqa(
     answer_prompt: str = ANSWER_TEMPLATE,
     grade_prompt: str | None = None,
-    grade_parse: GradeParse = "strict",
+    grade_parse: Literal["strict", "official"] = "strict",
     topic_breakdown: bool = True,
     profile: Profile = "paper",
     grader_temperature: float | None | Literal["profile"] = FROM_PROFILE,
     grader_max_tokens: int | None | Literal["profile"] = FROM_PROFILE,
+    judge_cache: bool = False,
     num_examples: int | None = None,
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
@@ -151,6 +152,9 @@ def simpleqa(
             profile's, 0.5; None: the grader model's own setting).
         grader_max_tokens: Judge output token limit ("profile": the profile's,
             1,024 or 2,048; None: the grader model's own setting).
+        judge_cache: Cache the judge's replies (Inspect's generate cache): a
+            re-run or re-scoring with the same judge, prompt and settings
+            makes no judge call.
         num_examples: Evaluate only this many questions (None: all): the first
             ones, or with ``profile="simple_evals"`` the ones simple-evals
             draws; unlike ``--limit``, the others are never built (all rows
@@ -164,6 +168,7 @@ def simpleqa(
         bundled_sample: Read the few real rows shipped with the package instead
             of the Hub or a file (a try-out, offline; not a measurement).
     """
+    ParameterCheck("simpleqa").boolean("judge_cache", judge_cache)
     grader_temperature, grader_max_tokens, num_examples = _check_parameters(
         answer_prompt=answer_prompt,
         grade_prompt=grade_prompt,
@@ -216,8 +221,9 @@ def simpleqa(
             grader_temperature=grader_temperature,
             grader_max_tokens=grader_max_tokens,
             grader_system_message=settings["grader_system_message"],
+            judge_cache=judge_cache,
         ),
-        metrics=simpleqa_task_metrics(topic_breakdown),
+        metrics=[*simpleqa_task_metrics(topic_breakdown), judge_panel_metrics()],
         config=GenerateConfig(temperature=CANDIDATE_TEMPERATURE, max_tokens=CANDIDATE_MAX_TOKENS),
         metadata={
             "grade_parse": grade_parse,
