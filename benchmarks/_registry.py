@@ -12,10 +12,11 @@ from pathlib import Path
 
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
+from benchmarks.simpleqa_verified import simpleqa_verified
 from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
 
-__all__ = ["scienceqa", "simpleqa", "triviaqa", "winogrande"]
+__all__ = ["scienceqa", "simpleqa", "simpleqa_verified", "triviaqa", "winogrande"]
 
 TASK_NAMES = tuple(sorted(__all__))
 EVAL_COMMANDS = ("eval", "eval-set")
