@@ -13,12 +13,20 @@ from pathlib import Path
 from benchmarks.offline_models import OfflineModel
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
+from benchmarks.simpleqa_verified import simpleqa_verified
 from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
 
-__all__ = ["OfflineModel", "scienceqa", "simpleqa", "triviaqa", "winogrande"]
+__all__ = [
+    "OfflineModel",
+    "scienceqa",
+    "simpleqa",
+    "simpleqa_verified",
+    "triviaqa",
+    "winogrande",
+]
 
-TASK_NAMES = ("scienceqa", "simpleqa", "triviaqa", "winogrande")
+TASK_NAMES = ("scienceqa", "simpleqa", "simpleqa_verified", "triviaqa", "winogrande")
 EVAL_COMMANDS = ("eval", "eval-set")
 
 

@@ -15,7 +15,7 @@ from inspect_ai import eval
 from tests.scripted import replies_by_prompt
 
 ROOT = Path(__file__).parents[1]
-TASKS = ("scienceqa", "simpleqa", "triviaqa", "winogrande")
+TASKS = ("scienceqa", "simpleqa", "simpleqa_verified", "triviaqa", "winogrande")
 
 
 def inspect_cli() -> str:

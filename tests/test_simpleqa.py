@@ -17,7 +17,8 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, GenerateConfig
 
-import benchmarks.simpleqa as simpleqa_module
+import benchmarks.judge as judge_module
+import benchmarks.simpleqa_data as simpleqa_data
 from benchmarks.lazy_dataset import LazyDataset
 from benchmarks.loading import DataError, DataUnavailableError
 from benchmarks.simpleqa import (
@@ -32,7 +33,7 @@ from tests.scripted import last_user_text, scripted_model
 FIXTURES = Path(__file__).parent / "fixtures" / "simpleqa"
 CSV = FIXTURES / "simple_qa_test_set.sample.csv"
 JSONL = FIXTURES / "simple_qa_test_set.sample.jsonl"
-TEMPLATE_FILE = Path(simpleqa_module.__file__).parent / "simpleqa_grader_template.txt"
+TEMPLATE_FILE = Path(judge_module.__file__).parent / "simpleqa_grader_template.txt"
 OFFICIAL_TEMPLATE_SHA256 = "063c04ea798f91c4706c050b66a721afc77a458b12d8f0d72286d4b0eee8a3ee"
 OFFICIAL_CSV_SHA256 = "feee3f7e7db3617e94e8fcf1977b756ec420ef8568f4e0fcbbe0e92e9d5fc032"
 
@@ -466,14 +467,14 @@ def test_answer_prompt_wraps_the_question_and_the_judge_sees_the_bare_question(
 def test_without_a_grader_the_model_under_test_grades_and_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(simpleqa_module, "_fallback_warned", set())
+    monkeypatch.setattr(judge_module, "_fallback_warned", set())
     judge = ScriptedJudge()
 
     def reply(messages: list[ChatMessage]) -> str:
         text = last_user_text(messages)
         return judge(messages) if "Gold target:" in text else "Paris"
 
-    with caplog.at_level(logging.WARNING, logger="benchmarks.simpleqa"):
+    with caplog.at_level(logging.WARNING, logger="benchmarks.judge"):
         (log,) = eval(
             simpleqa(dataset_path=str(CSV)),
             model=scripted_model(reply, name="self_judge"),
@@ -486,7 +487,8 @@ def test_without_a_grader_the_model_under_test_grades_and_says_so(
     messages = [r.getMessage().splitlines()[-1] for r in caplog.records]
     assert [m for m in messages if m.startswith("SimpleQA: ")] == [
         "SimpleQA: no model is bound to the role 'grader', so the model under test "
-        "(mockllm/self_judge) grades its own answers. The reference grades with gpt-4o; "
+        "(mockllm/self_judge) grades its own answers. The references grade with gpt-4o "
+        "(SimpleQA paper) or gpt-4.1-2025-04-14 (simple-evals today, SimpleQA Verified); "
         "bind a judge with --model-role grader=<provider/model> "
         "(eval(..., model_roles={'grader': ...}))."
     ]
@@ -705,9 +707,9 @@ def test_a_one_megabyte_field_loads(tmp_path: Path) -> None:
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty cache directory, the fixture CSV as the "upstream" file, no network."""
     monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(simpleqa_module, "DATASET_URL", CSV.resolve().as_uri())
+    monkeypatch.setattr(simpleqa_data, "DATASET_URL", CSV.resolve().as_uri())
     monkeypatch.setattr(
-        simpleqa_module, "DATASET_SHA256", hashlib.sha256(CSV.read_bytes()).hexdigest()
+        simpleqa_data, "DATASET_SHA256", hashlib.sha256(CSV.read_bytes()).hexdigest()
     )
     return tmp_path / "cache" / "simpleqa"
 
@@ -720,17 +722,17 @@ def forbid_downloads(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_default_source_is_the_pinned_upstream_csv() -> None:
-    assert simpleqa_module.DATASET_URL == (
+    assert simpleqa_data.DATASET_URL == (
         "https://openaipublic.blob.core.windows.net/simple-evals/simple_qa_test_set.csv"
     )
-    assert simpleqa_module.DATASET_SHA256 == OFFICIAL_CSV_SHA256
+    assert simpleqa_data.DATASET_SHA256 == OFFICIAL_CSV_SHA256
 
 
 def test_cache_dir_follows_the_environment_override(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path))
-    assert simpleqa_module.cache_dir() == tmp_path / "simpleqa"
+    assert simpleqa_data.cache_dir() == tmp_path / "simpleqa"
 
 
 def test_download_is_verified_then_cached(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -758,7 +760,7 @@ def test_a_pre_placed_file_is_used_without_download(
 def test_a_download_with_the_wrong_sha256_is_an_error_and_not_cached(
     cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(simpleqa_module, "DATASET_SHA256", OFFICIAL_CSV_SHA256)
+    monkeypatch.setattr(simpleqa_data, "DATASET_SHA256", OFFICIAL_CSV_SHA256)
     actual = hashlib.sha256(CSV.read_bytes()).hexdigest()
     with pytest.raises(DataError) as raised:
         simpleqa()
@@ -778,7 +780,7 @@ def test_a_cached_file_with_the_wrong_sha256_is_an_error(
     cached = cache / "simple_qa_test_set.csv"
     cached.write_bytes(CSV.read_bytes().replace(b"Michio Sugeno", b"Someone Else"))
     actual = hashlib.sha256(cached.read_bytes()).hexdigest()
-    expected = simpleqa_module.DATASET_SHA256
+    expected = simpleqa_data.DATASET_SHA256
     with pytest.raises(DataError) as raised:
         simpleqa()
     assert str(raised.value) == (
@@ -795,7 +797,7 @@ def test_offline_without_a_cached_copy_says_how_to_supply_the_file(
     with pytest.raises(DataUnavailableError) as raised:
         simpleqa()
     url = CSV.resolve().as_uri()
-    sha = simpleqa_module.DATASET_SHA256
+    sha = simpleqa_data.DATASET_SHA256
     assert str(raised.value) == (
         f"Could not download the SimpleQA dataset from {url}: [Errno -3] Temporary failure "
         "in name resolution\nTo run without network access, download simple_qa_test_set.csv "

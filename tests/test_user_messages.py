@@ -76,7 +76,7 @@ def run_inspect(*args: str) -> subprocess.CompletedProcess[str]:
         (
             ["benchmarks/trivia_qa"],
             "benchmarks: there is no task 'trivia_qa'; did you mean benchmarks/triviaqa? "
-            "The tasks are scienceqa, simpleqa, triviaqa, winogrande "
+            "The tasks are scienceqa, simpleqa, simpleqa_verified, triviaqa, winogrande "
             "(`inspect list tasks benchmarks` lists them).",
         ),
     ],

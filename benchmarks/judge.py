@@ -1,0 +1,389 @@
+"""The SimpleQA judge, shared by SimpleQA and SimpleQA Verified.
+
+SimpleQA (Wei et al., 2024, https://cdn.openai.com/papers/simpleqa.pdf) grades
+each reply with an LLM judge (model role ``grader``) and the grader template of
+openai/simple-evals ``simpleqa_eval.py`` (commit ee3b0318d8d1d9d72755a4120879be65f7c07e9e),
+shipped byte for byte as ``simpleqa_grader_template.txt``. The judge answers
+A (CORRECT), B (INCORRECT) or C (NOT_ATTEMPTED).
+
+SimpleQA Verified (Haas et al., 2025, arXiv 2509.07968) grades with the same
+template; its starter code (DeepMind's Kaggle notebook "SimpleQA Verified
+Benchmark Starter Code") parses the reply its own way (``verified_starter``).
+
+This module holds the judge itself: filling the template, calling one judge or
+a panel (every model bound to ``grader``, majority vote), parsing the replies,
+caching verdicts, and the agreement statistic (Fleiss' kappa). Each task file
+composes it with its own data.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import string
+from collections import Counter
+from collections.abc import Callable, Sequence
+from importlib.resources import files
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from inspect_ai.model import (
+    CachePolicy,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    get_model,
+    model_roles,
+)
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.solver import TaskState
+from inspect_ai.util import collect
+
+from benchmarks.errors import TaskParameterError
+from benchmarks.simpleqa_metrics import (
+    GRADE_VALUE_KEYS,
+    JUDGE_FAILURE,
+    simpleqa_task_metrics,
+    statistics_from_totals,
+)
+
+# GRADER_TEMPLATE of simple-evals simpleqa_eval.py after .strip(), byte for byte.
+GRADER_TEMPLATE = (
+    files("benchmarks").joinpath("simpleqa_grader_template.txt").read_bytes().decode("utf-8")
+)
+GRADER_TEMPLATE_SHA256 = "063c04ea798f91c4706c050b66a721afc77a458b12d8f0d72286d4b0eee8a3ee"
+GRADE_PROMPT_FIELDS = frozenset({"question", "target", "predicted_answer"})
+GRADER_ROLE = "grader"
+
+GRADE_NAMES = {"A": "CORRECT", "B": "INCORRECT", "C": "NOT_ATTEMPTED"}
+GradeParse = Literal["strict", "official", "verified_starter"]
+
+logger = logging.getLogger(__name__)
+
+
+# ---------------------------------------------------------------------------
+# Parsing the judge's reply
+
+
+def parse_grade_strict(reply: str) -> str | None:
+    """``A``, ``B`` or ``C`` when that letter is the whole reply, else None.
+
+    Tolerated around the letter: whitespace, one markdown emphasis
+    (``**A**``, ``*A*``, ``__A__``, ``_A_``, `` `A` ``) and a trailing
+    ``.`` or ``!``.
+    """
+    match = _STRICT_GRADE.fullmatch(reply.strip())
+    return match.group("letter") if match else None
+
+
+_STRICT_GRADE = re.compile(r"(?P<em>\*\*|__|\*|_|`)?(?P<letter>[ABC])[.!]?(?(em)(?P=em))[.!]?")
+
+
+def parse_grade_official(reply: str) -> str:
+    """simple-evals: the first ``A``, ``B`` or ``C`` anywhere in the reply, else ``C``."""
+    match = re.search(r"(A|B|C)", reply)
+    return match.group(0) if match else "C"
+
+
+def parse_grade_verified_starter(reply: str) -> str:
+    """The SimpleQA Verified starter code's parse.
+
+    The first ``A``, ``B`` or ``C`` in the reply; else, on the upper-cased
+    reply, ``"CORRECT" in`` gives A, then ``"INCORRECT" in`` B, then
+    ``"NOT_ATTEMPTED" in`` C, in that order, so a bare "incorrect" reads as A
+    (the B test is never reached: "INCORRECT" contains "CORRECT"); else C.
+    """
+    match = re.search(r"(A|B|C)", reply)
+    if match:
+        return match.group(0)
+    upper = reply.upper()
+    if "CORRECT" in upper:
+        return "A"
+    if "INCORRECT" in upper:  # unreachable, as in the starter code
+        return "B"
+    if "NOT_ATTEMPTED" in upper:
+        return "C"
+    return "C"
+
+
+GRADE_PARSERS: dict[str, Callable[[str], str | None]] = {
+    "strict": parse_grade_strict,
+    "official": parse_grade_official,
+    "verified_starter": parse_grade_verified_starter,
+}
+
+
+def grade_value(grade: str) -> dict[str, float]:
+    """Score value of a grade: 1.0 under its key, 0.0 under the others."""
+    return {key: float(name == grade) for name, key in GRADE_VALUE_KEYS.items()}
+
+
+# ---------------------------------------------------------------------------
+# Templates
+
+
+def template_problem(template: str, fields: frozenset[str]) -> str | None:
+    """Why ``template`` cannot be filled with exactly ``fields``, or None."""
+    try:
+        used = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+    except ValueError as ex:
+        return f"is not a valid format string ({ex}); write literal braces as {{{{ and }}}}."
+    missing = sorted(fields - used)
+    unknown = sorted(used - fields)
+    if missing:
+        return f"lacks the placeholder(s) {', '.join('{' + name + '}' for name in missing)}."
+    if unknown:
+        return (
+            f"has unknown placeholder(s) {', '.join('{' + name + '}' for name in unknown)}; "
+            f"it may use only {', '.join('{' + name + '}' for name in sorted(fields))} "
+            "(write literal braces as {{ and }})."
+        )
+    try:
+        template.format(**dict.fromkeys(fields, ""))
+    except (ValueError, IndexError, KeyError, AttributeError) as ex:
+        return f"cannot be filled in ({type(ex).__name__}: {ex})."
+    return None
+
+
+def read_grade_prompt_file(path: str, task: str) -> str:
+    """A grader template from a UTF-8 file, checked for its placeholders."""
+    file = Path(path).expanduser()
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TaskParameterError(f"{task}: grade_prompt_file {path}: no such file.") from None
+    except UnicodeDecodeError as ex:
+        raise TaskParameterError(
+            f"{task}: grade_prompt_file {path}: not UTF-8 text ({ex.reason})."
+        ) from None
+    except OSError as ex:
+        raise TaskParameterError(
+            f"{task}: grade_prompt_file {path}: {ex.strerror or ex}."
+        ) from None
+    problem = template_problem(text, GRADE_PROMPT_FIELDS)
+    if problem is not None:
+        raise TaskParameterError(f"{task}: grade_prompt_file {path} {problem}")
+    return text
+
+
+# ---------------------------------------------------------------------------
+# The judge models
+
+_fallback_warned: set[str] = set()
+
+
+def grader_models() -> list[Model]:
+    """The models bound to the ``grader`` role (a panel when several), else the
+    model under test (with a warning)."""
+    bound = model_roles().get(GRADER_ROLE)
+    if isinstance(bound, list) and bound:
+        return list(bound)
+    if isinstance(bound, Model):
+        return [bound]
+    fallback = get_model()
+    name = str(fallback)
+    if name not in _fallback_warned:
+        _fallback_warned.add(name)
+        logger.warning(
+            f"SimpleQA: no model is bound to the role '{GRADER_ROLE}', so the model under "
+            f"test ({name}) grades its own answers. The references grade with gpt-4o "
+            f"(SimpleQA paper) or gpt-4.1-2025-04-14 (simple-evals today, SimpleQA Verified); "
+            f"bind a judge with --model-role {GRADER_ROLE}=<provider/model> "
+            f"(eval(..., model_roles={{'{GRADER_ROLE}': ...}}))."
+        )
+    return [fallback]
+
+
+def panel_grade(grades: Sequence[str]) -> tuple[str, str]:
+    """The sample's grade from its judges' grades, and how it was reached.
+
+    One judge: its grade. A panel: the grade more than half of the judges gave
+    (a judge failure is no vote but counts in the panel's size, as in
+    Inspect's ``majority`` reducer); when no grade has that, JUDGE_FAILURE
+    ("no majority"): a tied or split panel decides nothing.
+    """
+    if len(grades) == 1:
+        return grades[0], "single judge"
+    votes = Counter(grade for grade in grades if grade != JUDGE_FAILURE)
+    if votes:
+        grade, count = votes.most_common(1)[0]
+        if count * 2 > len(grades):
+            return grade, "unanimous" if count == len(grades) else "majority"
+    return JUDGE_FAILURE, "no majority"
+
+
+def judge_cache_policy() -> CachePolicy:
+    """Cached verdicts: keyed by judge, base URL, messages and settings; never
+    expire; shared across epochs (an identical prompt gets the same verdict)."""
+    return CachePolicy(expiry=None, per_epoch=False)
+
+
+def verdict_text(reply: str, grade: str) -> str:
+    if grade == JUDGE_FAILURE:
+        return f"judge reply {reply!r} is not A, B or C: judge failure"
+    letter = next(letter for letter, name in GRADE_NAMES.items() if name == grade)
+    return f"judge replied {reply!r}: {letter} = {grade}"
+
+
+# ---------------------------------------------------------------------------
+# Agreement
+
+
+def fleiss_kappa(counts: np.ndarray) -> float:
+    """Fleiss' kappa (Fleiss 1971) of a subjects x categories table of rating counts.
+
+    Every row must sum to the same number of raters n >= 2. NaN when chance
+    agreement is 1 (every rating in one category): kappa is 0/0 there.
+    """
+    table = np.asarray(counts, dtype=float)
+    if table.ndim != 2 or table.shape[0] == 0:
+        raise ValueError("fleiss_kappa needs a non-empty subjects x categories table")
+    raters = table.sum(axis=1)
+    if not np.all(raters == raters[0]) or raters[0] < 2:
+        raise ValueError(
+            "fleiss_kappa needs the same number (>= 2) of ratings for every subject, "
+            f"got {sorted(set(raters.tolist()))}"
+        )
+    n = raters[0]
+    category_share = table.sum(axis=0) / table.sum()
+    subject_agreement = (np.square(table).sum(axis=1) - n) / (n * (n - 1))
+    observed = subject_agreement.mean()
+    chance = np.square(category_share).sum()
+    if chance == 1.0:
+        return float("nan")
+    return float((observed - chance) / (1.0 - chance))
+
+
+PANEL_STATISTICS = ("correct", "incorrect", "not_attempted", "attempted_accuracy", "f_score")
+
+
+@metric
+def judge_panel_metrics(renamed: dict[str, str] | None = None) -> Metric:
+    """Per judge of a panel, ``judge_<i>_<statistic>`` over its own grades (judge i is
+    the i-th model bound to ``grader``, named in each score's ``judges``), plus
+    ``judge_failures`` per judge, ``unanimous`` (the share of samples all judges
+    graded alike) and ``fleiss_kappa`` over the four grades. Nothing for one judge.
+    """
+    names = renamed or {}
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        verdicts = [panel_verdicts(sample_score) for sample_score in scores]
+        sizes = {len(grades) for grades in verdicts}
+        if not verdicts or sizes == {1}:
+            return {}
+        if len(sizes) > 1:
+            raise ValueError(
+                f"SimpleQA panel metrics need the same judges for every sample, got panels "
+                f"of {sorted(sizes)} judges"
+            )
+        (size,) = sizes
+        results: dict[str, float] = {}
+        for index in range(size):
+            totals = dict.fromkeys(GRADE_VALUE_KEYS.values(), 0.0)
+            for grades in verdicts:
+                totals[GRADE_VALUE_KEYS[grades[index]]] += 1
+            statistics = statistics_from_totals(totals, len(verdicts))
+            for statistic in (*PANEL_STATISTICS, "judge_failures"):
+                name = names.get(statistic, statistic)
+                results[f"judge_{index + 1}_{name}"] = statistics[statistic]
+        results["unanimous"] = sum(len(set(g)) == 1 for g in verdicts) / len(verdicts)
+        counts = np.array(
+            [[grades.count(grade) for grade in GRADE_VALUE_KEYS] for grades in verdicts]
+        )
+        results["fleiss_kappa"] = fleiss_kappa(counts)
+        return results
+
+    return compute
+
+
+def panel_verdicts(sample_score: SampleScore) -> list[str]:
+    judges = (sample_score.score.metadata or {}).get("judges")
+    if not isinstance(judges, list) or not judges:
+        raise ValueError(
+            f"SimpleQA panel metrics need the 'judges' of simpleqa_scorer in the score "
+            f"metadata, missing for sample {sample_score.sample_id}"
+        )
+    return [str(judge["grade"]) for judge in judges]
+
+
+# The metrics an `inspect score` re-grading reports; a task may override them.
+@scorer(metrics=[*simpleqa_task_metrics(topic_breakdown=True), judge_panel_metrics()])
+def simpleqa_scorer(
+    grade_prompt: str | None = None,
+    grade_parse: GradeParse = "strict",
+    grader_temperature: float | None = 0.5,
+    grader_max_tokens: int | None = 1024,
+    grader_system_message: str | None = None,
+    judge_cache: bool = False,
+) -> Scorer:
+    """Grade the reply with the judge (or each judge of a panel).
+
+    The value is ``{"correct", "incorrect", "not_attempted", "judge_failure"}``
+    with 1.0 under the sample's grade. ``answer`` is the graded reply;
+    ``metadata`` holds ``grade`` and ``judges`` (each judge's ``grader``,
+    ``reply`` and ``grade``), plus ``judge_reply`` and ``grader`` for a single
+    judge, ``votes`` and ``panel_decision`` for a panel. An exception raised
+    by a judge is not a grade: it propagates and the sample errors
+    (``inspect eval-retry`` redoes it).
+
+    ``grader_system_message`` goes before the filled-in template as a system
+    message (simple-evals' samplers send "You are a helpful assistant."); it
+    is passed in the call's config, so it replaces one set on the role.
+    ``judge_cache`` turns on Inspect's generate cache for the judge calls.
+    """
+    template = GRADER_TEMPLATE if grade_prompt is None else grade_prompt
+    parse = GRADE_PARSERS[grade_parse]
+    config = GenerateConfig(
+        temperature=grader_temperature,
+        max_tokens=grader_max_tokens,
+        system_message=grader_system_message,
+    )
+    # Without judge_cache the call leaves caching to the eval's own setting.
+    cache: dict[str, Any] = {"cache": judge_cache_policy()} if judge_cache else {}
+
+    async def score(state: TaskState, target: Target) -> Score:
+        graders = grader_models()
+        predicted_answer = state.output.completion
+        prompt = template.format(
+            question=state.input_text, target=target.text, predicted_answer=predicted_answer
+        )
+        outputs = await collect(
+            *(
+                grader.generate([ChatMessageUser(content=prompt)], config=config, **cache)
+                for grader in graders
+            )
+        )
+        judges = []
+        for grader, output in zip(graders, outputs, strict=True):
+            letter = parse(output.completion)
+            judges.append(
+                {
+                    "grader": str(grader),
+                    "reply": output.completion,
+                    "grade": GRADE_NAMES[letter] if letter is not None else JUDGE_FAILURE,
+                }
+            )
+        grade, decision = panel_grade([judge["grade"] for judge in judges])
+        metadata: dict[str, Any] = {"grade": grade, "judges": judges}
+        if len(judges) == 1:
+            (judge,) = judges
+            metadata |= {"judge_reply": judge["reply"], "grader": judge["grader"]}
+            explanation = verdict_text(judge["reply"], judge["grade"])
+        else:
+            metadata |= {
+                "votes": dict(Counter(j["grade"] for j in judges)),
+                "panel_decision": decision,
+            }
+            explanation = (
+                "; ".join(f"{j['grader']}: {verdict_text(j['reply'], j['grade'])}" for j in judges)
+                + f". Panel of {len(judges)}: {decision}, {grade}."
+            )
+        return Score(
+            value=grade_value(grade),
+            answer=predicted_answer,
+            explanation=explanation,
+            metadata=metadata,
+        )
+
+    return score

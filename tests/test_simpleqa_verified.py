@@ -1,0 +1,320 @@
+"""SimpleQA Verified: data in the published schema, the starter code's parse, metrics, errors."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from inspect_ai import eval
+from inspect_ai.log import EvalLog
+from inspect_ai.model import ChatMessage
+
+from benchmarks.errors import DataError, TaskParameterError
+from benchmarks.judge import GRADER_TEMPLATE, parse_grade_verified_starter
+from benchmarks.simpleqa_verified import simpleqa_verified
+from tests.scripted import last_user_text, scripted_model
+
+ROOT = Path(__file__).parents[1]
+FIXTURES = Path(__file__).parent / "fixtures" / "simpleqa_verified"
+CSV = FIXTURES / "simpleqa_verified.sample.csv"
+JSONL = FIXTURES / "simpleqa_verified.sample.jsonl"
+IDS = [0, 1, 2, 3, 5, 7, 10, 19, 25, 42, 100, 250]
+HEADER = "original_index,problem,answer,topic,answer_type,multi_step,requires_reasoning,urls\n"
+
+# Judge replies by original_index, and what each parse makes of them.
+REPLIES = {
+    0: "A",
+    1: "B",
+    2: "C",
+    3: "incorrect",  # starter: A (the quirk); strict: failure
+    5: "correct",
+    7: "not_attempted",
+    10: "**A**",
+    19: "The answer is B",
+    25: "",
+    42: "A",
+    100: "B",
+    250: "C",
+}
+STARTER = ["A", "B", "C", "A", "A", "C", "A", "B", "C", "A", "B", "C"]
+
+
+def question_id(text: str) -> int:
+    dataset = simpleqa_verified(dataset_path=str(CSV)).dataset
+    for sample in dataset:
+        if f"\nQuestion: {sample.input}\nGold target: " in text:
+            assert isinstance(sample.id, int)
+            return sample.id
+    raise AssertionError(text[-200:])
+
+
+def run(tmp_path: Path, **task_args: Any) -> EvalLog:
+    task_args.setdefault("dataset_path", str(CSV))
+    questions = {str(s.input): s.id for s in simpleqa_verified(dataset_path=str(CSV)).dataset}
+
+    def judge(messages: list[ChatMessage]) -> str:
+        text = last_user_text(messages)
+        question = text.rsplit("\nQuestion: ", 1)[1].split("\nGold target: ", 1)[0]
+        return REPLIES[int(questions[question])]  # type: ignore[arg-type]
+
+    (log,) = eval(
+        simpleqa_verified(**task_args),
+        model=scripted_model(lambda messages: "an answer", name="candidate"),
+        model_roles={"grader": scripted_model(judge, name="grader")},
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success"
+    return log
+
+
+def metric_values(log: EvalLog) -> dict[str, float]:
+    assert log.results is not None
+    (score,) = log.results.scores
+    return {name: metric.value for name, metric in score.metrics.items()}
+
+
+def test_rows_become_samples_identified_by_original_index() -> None:
+    from_csv = list(simpleqa_verified(dataset_path=str(CSV)).dataset)
+    from_jsonl = list(simpleqa_verified(data_files={"eval": str(JSONL)}).dataset)
+    assert [s.id for s in from_csv] == IDS
+    for csv_sample, jsonl_sample in zip(from_csv, from_jsonl, strict=True):
+        assert (csv_sample.id, csv_sample.input, csv_sample.target, csv_sample.metadata) == (
+            jsonl_sample.id,
+            jsonl_sample.input,
+            jsonl_sample.target,
+            jsonl_sample.metadata,
+        )
+    first = from_csv[0]
+    assert first.input == "Who received the IEEE Frank Rosenblatt Award in 2010?"
+    assert first.target == "Michio Sugeno"
+    assert first.metadata is not None
+    assert first.metadata["original_index"] == 0
+    assert first.metadata["topic"] == "Science and technology"
+    assert first.metadata["answer_type"] == "Person"
+    assert (first.metadata["multi_step"], first.metadata["requires_reasoning"]) == (False, False)
+    assert first.metadata["urls"].startswith("https://en.wikipedia.org/wiki/IEEE_Frank_Rosenblatt")
+    assert from_csv[7].target == " Quebec Youth Parliament prime minister"  # verbatim
+
+
+def test_the_bundled_sample_runs_offline() -> None:
+    dataset = simpleqa_verified(bundled_sample=True).dataset
+    assert len(dataset) == 20
+    assert [s.id for s in dataset][:3] == [0, 200, 400]
+
+
+def test_the_judge_gets_the_simple_evals_template_with_no_system_message(tmp_path: Path) -> None:
+    seen: list[list[ChatMessage]] = []
+
+    def judge(messages: list[ChatMessage]) -> str:
+        seen.append(list(messages))
+        return "A"
+
+    (log,) = eval(
+        simpleqa_verified(dataset_path=str(CSV), num_examples=1),
+        model=scripted_model(lambda messages: "Michio Sugeno", name="candidate"),
+        model_roles={"grader": scripted_model(judge, name="grader")},
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success"
+    ((message,),) = seen
+    assert message.role == "user"
+    assert message.text == GRADER_TEMPLATE.format(
+        question="Who received the IEEE Frank Rosenblatt Award in 2010?",
+        target="Michio Sugeno",
+        predicted_answer="Michio Sugeno",
+    )
+
+
+@pytest.mark.parametrize(
+    ("reply", "letter"),
+    [
+        ("A", "A"),
+        ("B", "B"),
+        ("C", "C"),
+        ("The grade is B", "B"),
+        ("CORRECT", "C"),  # the C of CORRECT is the first capital letter
+        ("INCORRECT", "C"),
+        ("correct", "A"),
+        ("incorrect", "A"),  # "CORRECT" in "INCORRECT": A, as the starter code reads it
+        ("not_attempted", "C"),
+        ("Not_Attempted", "A"),  # its A is a capital
+        ("not attempted", "C"),
+        ("b", "C"),
+        ("", "C"),
+    ],
+)
+def test_the_starter_parse(reply: str, letter: str) -> None:
+    assert parse_grade_verified_starter(reply) == letter
+
+
+def test_metrics_with_the_starter_parse_and_breakdowns(tmp_path: Path) -> None:
+    values = metric_values(run(tmp_path, grade_parse="verified_starter"))
+    # grades: A B C A A C A B C A B C -> 5 correct, 3 incorrect, 4 not attempted
+    assert values["correct"] == 5 / 12
+    assert values["incorrect"] == 3 / 12
+    assert values["not_attempted"] == 4 / 12
+    assert values["attempted_accuracy"] == pytest.approx(5 / 8, rel=1e-12)
+    assert values["f1"] == pytest.approx(2 * (5 / 12) * (5 / 8) / (5 / 12 + 5 / 8), rel=1e-12)
+    assert "f_score" not in values
+    assert values["judge_failures"] == 0.0
+    # multi_step is True for rows 1, 3, 7, 19, 42, 250: grades B A C B A C
+    assert values["accuracy[multi_step=True]"] == 2 / 6
+    assert values["f1[multi_step=True]"] == pytest.approx(
+        2 * (2 / 4) * (2 / 6) / (2 / 4 + 2 / 6), rel=1e-12
+    )
+    # topic Politics: rows 5, 7, 19, 25: grades A C B C
+    assert values["accuracy[topic=Politics]"] == 1 / 4
+    assert values["abstention_rate[topic=Politics]"] == 2 / 4
+    assert values["attempted_accuracy[answer_type=Number]"] == 1.0  # rows 5 (A), 10 (A)
+    assert values["accuracy[requires_reasoning=False]"] == 3 / 6  # rows 0,1,5,7,25,42
+    groups = {name.split("[", 1)[1].split("=", 1)[0] for name in values if "[" in name}
+    assert groups == {"topic", "answer_type", "multi_step", "requires_reasoning"}
+
+
+def test_strict_is_the_default_and_counts_judge_failures(tmp_path: Path) -> None:
+    values = metric_values(run(tmp_path, breakdowns=False))
+    # strict: A B C fail fail fail A fail fail A B C
+    assert values["judge_failures"] == 5.0
+    assert values["correct"] == 3 / 12
+    assert set(values) == {
+        "correct",
+        "incorrect",
+        "not_attempted",
+        "accuracy",
+        "attempted_accuracy",
+        "abstention_rate",
+        "hallucination_rate",
+        "f1",
+        "judge_failures",
+    }
+
+
+def test_a_grade_prompt_file_is_sent_verbatim(tmp_path: Path) -> None:
+    prompt = tmp_path / "autorater.txt"
+    prompt.write_text(
+        "Q: {question}\nGold: {target}\nAnswer: {predicted_answer}\nReply A, B or C.",
+        encoding="utf-8",
+    )
+    seen: list[str] = []
+
+    def judge(messages: list[ChatMessage]) -> str:
+        seen.append(last_user_text(messages))
+        return "A"
+
+    eval(
+        simpleqa_verified(dataset_path=str(CSV), grade_prompt_file=str(prompt), num_examples=1),
+        model=scripted_model(lambda messages: "Sugeno", name="candidate"),
+        model_roles={"grader": scripted_model(judge, name="grader")},
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    assert seen == [
+        "Q: Who received the IEEE Frank Rosenblatt Award in 2010?\nGold: Michio Sugeno\n"
+        "Answer: Sugeno\nReply A, B or C."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (
+            {"grade_parse": "starter"},
+            "simpleqa_verified: unknown grade_parse 'starter'; choose one of strict, official, "
+            "verified_starter.",
+        ),
+        (
+            {"data_files": {"test": "x.csv"}},
+            "simpleqa_verified: SimpleQA Verified has one split, 'eval': data_files must be a "
+            "file or {'eval': file}, got the key(s) 'test'.",
+        ),
+        (
+            {"judge_cache": "yes"},
+            "simpleqa_verified: judge_cache must be true or false, got 'yes'.",
+        ),
+    ],
+)
+def test_bad_parameters_are_refused(arguments: dict[str, Any], message: str) -> None:
+    with pytest.raises(TaskParameterError) as raised:
+        simpleqa_verified(dataset_path=str(CSV), **arguments)
+    assert str(raised.value) == message
+
+
+def test_a_bad_grade_prompt_file_is_refused_before_any_call(tmp_path: Path) -> None:
+    prompt = tmp_path / "prompt.txt"
+    prompt.write_text("Q: {question}\nGold: {target}\n", encoding="utf-8")
+    with pytest.raises(TaskParameterError) as raised:
+        simpleqa_verified(dataset_path=str(CSV), grade_prompt_file=str(prompt))
+    assert str(raised.value) == (
+        f"simpleqa_verified: grade_prompt_file {prompt} lacks the placeholder(s) "
+        "{predicted_answer}."
+    )
+    missing = tmp_path / "nowhere.txt"
+    with pytest.raises(TaskParameterError) as raised:
+        simpleqa_verified(dataset_path=str(CSV), grade_prompt_file=str(missing))
+    assert str(raised.value) == f"simpleqa_verified: grade_prompt_file {missing}: no such file."
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        (
+            "0,Q?,A,Art,Person,maybe,False,u\n",
+            "row 0: field 'multi_step' should be true or false, got 'maybe'",
+        ),
+        (
+            "x1,Q?,A,Art,Person,True,False,u\n",
+            "row 0: field 'original_index' should be a non-negative integer, got 'x1'",
+        ),
+        ("0,Q?,,Art,Person,True,False,u\n", "row 0: field 'answer' is empty"),
+    ],
+)
+def test_bad_rows_are_named(tmp_path: Path, row: str, message: str) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_text(HEADER + row, encoding="utf-8")
+    with pytest.raises(DataError) as raised:
+        list(simpleqa_verified(dataset_path=str(path)).dataset)
+    assert str(raised.value) == f"{path} (eval split), {message}"
+
+
+def test_a_repeated_original_index_names_both_rows(tmp_path: Path) -> None:
+    path = tmp_path / "repeat.csv"
+    shutil.copy(CSV, path)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("7,Another?,B,Art,Person,True,False,u\n")
+    with pytest.raises(DataError) as raised:
+        simpleqa_verified(dataset_path=str(path))
+    assert str(raised.value) == (
+        f"{path} (eval split), row 12: field 'original_index' '7' repeats row 5."
+    )
+
+
+def test_a_missing_column_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "old.csv"
+    path.write_text("original_index,problem,answer\n0,Q?,A\n", encoding="utf-8")
+    with pytest.raises(DataError) as raised:
+        simpleqa_verified(dataset_path=str(path))
+    assert str(raised.value).startswith(
+        f"{path} (eval split): missing column(s) 'topic', 'answer_type', 'multi_step', "
+    )
+
+
+def test_the_starter_configuration(tmp_path: Path) -> None:
+    config = yaml.safe_load((ROOT / "configs" / "simpleqa_verified_starter.yaml").read_text())
+    assert config["task"] == {
+        "task": "benchmarks/simpleqa_verified",
+        "args": {"grade_parse": "verified_starter"},
+    }
+    assert config["model_roles"] == {"grader": {"model": "openai/gpt-4.1-2025-04-14"}}
+    # the starter code sets no judge temperature or token limit: none is sent
+    log = run(tmp_path, grade_parse="verified_starter", num_examples=1)
+    assert log.samples is not None
+    (judge_event,) = [
+        e for e in log.samples[0].events if e.event == "model" and e.model == "mockllm/grader"
+    ]
+    assert judge_event.config.temperature is None
+    assert judge_event.config.system_message is None
