@@ -4,7 +4,9 @@
 script (mandarjoshi90/triviaqa ``evaluation/triviaqa_evaluation.py``), itself
 extended from SQuAD v1.1's: underscores to spaces, lowercase, ASCII punctuation
 and the quotes ‘ ’ ´ ` replaced by a space, the articles a/an/the removed,
-whitespace collapsed.
+whitespace collapsed. ``extract_short_answer(..., "lm_eval_harness")`` and
+``lm_eval_exact_match`` are lm-evaluation-harness 0.4.13's TriviaQA filter and
+metric (file:line references are to its ``lm_eval`` package).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
 AnswerExtraction = Literal["stop_sequences", "first_line", "lm_eval_harness"]
@@ -51,16 +53,17 @@ def extract_short_answer(reply: str, mode: AnswerExtraction = "stop_sequences") 
     """The answer part of a completion.
 
     ``stop_sequences`` strips the reply and cuts it at the first newline,
-    period or comma (the stop sequences of lm-evaluation-harness; ``U.S.``
-    becomes ``U``). ``first_line`` keeps the whole first non-blank line.
-    ``lm_eval_harness`` is that harness to the letter: the raw reply cut at
-    the first stop sequence (where generation would have stopped), then one
-    leading space removed (its ``remove_whitespace`` filter), so a reply
+    period or comma (lm-evaluation-harness's stop sequences for TriviaQA;
+    ``U.S.`` becomes ``U``). ``first_line`` keeps the whole first non-blank
+    line. ``lm_eval_harness`` is lm-evaluation-harness 0.4.13 to the letter:
+    the raw reply cut at the first stop sequence (where a server honouring
+    ``stop`` ends it; its chat-completions client cuts nothing itself,
+    ``models/openai_completions.py`` 214-230), then its ``remove_whitespace``
+    filter, ``str.strip()`` (``filters/extraction.py`` 109-119), so a reply
     starting with a newline is empty.
     """
     if mode == "lm_eval_harness":
-        cut = _STOP.split(reply, maxsplit=1)[0]
-        return cut[1:] if cut.startswith(" ") else cut
+        return _STOP.split(reply, maxsplit=1)[0].strip()
     text = reply.strip()
     if mode == "stop_sequences":
         return _STOP.split(text, maxsplit=1)[0].strip()
@@ -70,11 +73,31 @@ def extract_short_answer(reply: str, mode: AnswerExtraction = "stop_sequences") 
 _DELETE_PUNCTUATION = str.maketrans("", "", string.punctuation)
 
 
-def lm_eval_exact_form(text: str) -> str:
-    """Text as lm-evaluation-harness's ``exact_match`` compares it with
-    ``ignore_case`` and ``ignore_punctuation``: lowercased, ASCII punctuation
-    deleted (not replaced by a space), nothing else."""
-    return text.lower().translate(_DELETE_PUNCTUATION)
+def lm_eval_exact_match(prediction: str, references: Sequence[str]) -> str | None:
+    """The first reference that lm-evaluation-harness 0.4.13's ``exact_match``
+    (``ignore_case``, ``ignore_punctuation``) counts as equal to ``prediction``.
+
+    It compares numpy string arrays, ``[prediction] * len(references)`` with
+    ``references`` (``api/task.py`` 1597-1607, ``api/metrics.py`` 234-266):
+    ``np.char.lower``, then ASCII punctuation deleted (not replaced by a
+    space), then ``==``. A numpy array is as wide as its longest string, and a
+    lowercase that grows (``İ`` becomes two code points) is cut to that width:
+    ``İstanbul`` lowercased alone is ``i̇stanbu``, in a list with a longer alias
+    ``i̇stanbul``, so the reply ``İstanbul`` misses the alias ``İstanbul`` there.
+    """
+    if not references:
+        return None
+    [predicted] = _numpy_lower([prediction])
+    for reference, lowered in zip(references, _numpy_lower(references), strict=True):
+        if lowered.translate(_DELETE_PUNCTUATION) == predicted.translate(_DELETE_PUNCTUATION):
+            return reference
+    return None
+
+
+def _numpy_lower(texts: Sequence[str]) -> list[str]:
+    """``np.char.lower(np.asarray(texts))`` as Python strings (numpy drops trailing NULs)."""
+    width = max(len(text) for text in texts)
+    return [text.rstrip("\0").lower()[:width] for text in texts]
 
 
 def best_match(

@@ -1,23 +1,57 @@
-"""Deterministic few-shot demonstration draws.
+"""Deterministic few-shot demonstration draws, and the two ways to lay them out.
 
-lm-evaluation-harness keeps one ``random.Random(fewshot_seed)`` per task and,
-walking the evaluation set in order, draws ``rng.sample(pool, shots)`` for each
-question. ``random.sample`` depends only on the pool's length, so drawing
-indices from ``range(len(pool))`` gives the same demonstrations without
+Both draw rules use one ``random.Random(fewshot_seed)`` walking the evaluation
+questions in order, one draw per question:
+
+- ``SeededDraws``: ``rng.sample(pool, shots)``.
+- ``LmEvalDraws``: lm-evaluation-harness 0.4.13's default ``ContextSampler``
+  when the task's config names neither ``fewshot_split`` nor ``test_split``
+  (TriviaQA's and Winogrande's name only ``training_split`` and
+  ``validation_split``): it then compares ``None == None``, takes the few-shot
+  split for the evaluated one and excludes the evaluated document.
+  ``rng.sample(pool, shots + 1)``, every drawn document equal to the evaluated
+  one (``!=`` on whole rows) removed, the first ``shots`` kept; if fewer remain
+  (the pool holds several copies of it), ``rng.sample(pool without its copies,
+  shots)`` instead (``lm_eval/api/samplers.py`` 57-75 and ``rm_eval_doc``
+  96-101, called from ``fewshot_context`` in ``lm_eval/api/task.py`` 982-986).
+  The seed is its ``--seed`` fourth value, 1234 by default, set once per task
+  (``evaluator.py`` 347, ``task.py`` 560-563).
+
+``random.sample`` chooses positions from the population's length alone, so
+drawing from ``range(len(pool))`` gives the same demonstrations without
 materialising the pool. Draws are made lazily and remembered, so question ``i``
 always receives the same demonstrations whatever order questions are built in,
 in any process (``random.Random`` with an int seed ignores ``PYTHONHASHSEED``).
+
+``fewshot_prompt`` lays demonstrations out as one user message (blocks joined
+by a blank line, each answer after a space: lm-evaluation-harness's completion
+layout and ``--fewshot_as_multiturn false``) or as alternating user and
+assistant messages (its ``--fewshot_as_multiturn`` layout, the default with
+``--apply_chat_template``).
 """
 
 from __future__ import annotations
 
 import random
+from collections import defaultdict
+from collections.abc import Callable, Collection, Sequence
+
+import datasets
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
 
 from benchmarks.loading import DataError
 
+# lm-evaluation-harness's TaskConfig defaults (config/task.py: target_delimiter,
+# fewshot_delimiter), which TriviaQA keeps.
+TARGET_DELIMITER = " "
+FEWSHOT_DELIMITER = "\n\n"
+
+# (question block, answer) of one demonstration
+Demonstration = tuple[str, str]
+
 
 class SeededDraws:
-    """Demonstration indices for question ``i``: the ``i``-th draw of the seeded RNG."""
+    """Demonstration indices for question ``i``: the ``i``-th ``rng.sample(pool, shots)``."""
 
     def __init__(self, pool_size: int, shots: int, seed: int, *, where: str = "the pool") -> None:
         if shots > pool_size:
@@ -29,5 +63,96 @@ class SeededDraws:
 
     def for_question(self, position: int) -> list[int]:
         while len(self._draws) <= position:
-            self._draws.append(self._rng.sample(range(self.pool_size), self.shots))
+            self._draws.append(self._draw(len(self._draws)))
         return self._draws[position]
+
+    def _draw(self, position: int) -> list[int]:
+        return self._rng.sample(range(self.pool_size), self.shots)
+
+
+class LmEvalDraws(SeededDraws):
+    """lm-evaluation-harness 0.4.13's draw excluding the evaluated document.
+
+    ``copies_of(position)`` gives the pool rows equal to the evaluated row at
+    ``position`` (usually none).
+    """
+
+    def __init__(
+        self,
+        pool_size: int,
+        shots: int,
+        seed: int,
+        copies_of: Callable[[int], Collection[int]],
+        *,
+        where: str = "the pool",
+    ) -> None:
+        if shots + 1 > pool_size:
+            raise DataError(
+                f"{where} has {pool_size} rows; lm-evaluation-harness's draw takes "
+                f"shots + 1 = {shots + 1} of them."
+            )
+        super().__init__(pool_size, shots, seed, where=where)
+        self.copies_of = copies_of
+        self.where = where
+
+    def _draw(self, position: int) -> list[int]:
+        drawn = self._rng.sample(range(self.pool_size), self.shots + 1)
+        copies = self.copies_of(position)
+        kept = [index for index in drawn if index not in copies][: self.shots]
+        if len(kept) == self.shots:
+            return kept
+        pool = [index for index in range(self.pool_size) if index not in copies]
+        if len(pool) < self.shots:
+            raise DataError(
+                f"{self.where}: question {position} is repeated in {len(copies)} of the "
+                f"{self.pool_size} rows, leaving fewer than shots={self.shots} to draw from."
+            )
+        return self._rng.sample(pool, self.shots)
+
+
+class IdenticalRows:
+    """Pool rows equal, as whole documents, to the evaluation row at a position.
+
+    lm-evaluation-harness compares the dicts ``datasets`` gives for two rows,
+    every column included. Equal rows have equal ``key`` values, so only the
+    pool rows sharing the evaluation row's key are read and compared.
+    """
+
+    def __init__(self, eval_rows: datasets.Dataset, pool: datasets.Dataset, key: str) -> None:
+        self.eval_rows = eval_rows
+        self.pool = pool
+        self.key = key
+        self._eval_keys: list[object] | None = None
+        self._pool_by_key: dict[object, list[int]] = defaultdict(list)
+
+    def __call__(self, position: int) -> list[int]:
+        if self._eval_keys is None:
+            self._eval_keys = column_values(self.eval_rows, self.key)
+            for index, value in enumerate(column_values(self.pool, self.key)):
+                self._pool_by_key[value].append(index)
+        candidates = self._pool_by_key.get(self._eval_keys[position], [])
+        if not candidates:
+            return []
+        document = self.eval_rows[position]
+        return [index for index in candidates if self.pool[index] == document]
+
+
+def column_values(rows: datasets.Dataset, name: str) -> list[object]:
+    """One column as Python values, in row order."""
+    if rows._indices is not None:  # a selected/filtered view: let datasets map the rows
+        return list(rows.select_columns([name]).to_dict()[name])
+    return rows.data.table.column(name).to_pylist()
+
+
+def fewshot_prompt(
+    demonstrations: Sequence[Demonstration], question: str, *, multiturn: bool
+) -> str | list[ChatMessage]:
+    """The input for one question: one text, or user/assistant turns ending with the question."""
+    if not multiturn:
+        blocks = [block + TARGET_DELIMITER + answer for block, answer in demonstrations]
+        return FEWSHOT_DELIMITER.join([*blocks, question])
+    messages: list[ChatMessage] = []
+    for block, answer in demonstrations:
+        messages += [ChatMessageUser(content=block), ChatMessageAssistant(content=answer)]
+    messages.append(ChatMessageUser(content=question))
+    return messages

@@ -5,26 +5,34 @@ Mandar Joshi, Eunsol Choi, Daniel S. Weld, Luke Zettlemoyer
 https://arxiv.org/abs/1705.03551
 
 Closed-book, few-shot generation on the Wikipedia subset
-(``mandarjoshi/trivia_qa``, config ``rc.wikipedia.nocontext``). Reference rules:
+(``mandarjoshi/trivia_qa``, config ``rc.wikipedia.nocontext``). Default rules:
 
-- demonstrations drawn from ``train`` exactly as lm-evaluation-harness draws
-  them: one ``random.Random(1234)`` walking the evaluation questions in order,
-  ``rng.sample(train, shots)`` for each;
+- demonstrations from ``train``: one ``random.Random(fewshot_seed)`` walking the
+  evaluation questions in order, ``rng.sample(train, shots)`` for each (this
+  project's rule; lm-evaluation-harness draws differently, see below);
 - the reply cut at the first newline, period or comma (lm-evaluation-harness's
   stop sequences for TriviaQA);
 - exact match and token F1 with the official normalization of
   mandarjoshi90/triviaqa ``evaluation/triviaqa_evaluation.py``, against
   ``answer.normalized_aliases``.
 
-``prompt_format="lm_eval_harness"``, ``answer_extraction="lm_eval_harness"``
-and ``metric="lm_eval_exact_match"`` (with ``dataset_config="rc.nocontext"``,
-``num_examples=None``) reproduce lm-evaluation-harness's ``triviaqa`` task.
+The lm-evaluation-harness 0.4.13 ``triviaqa`` profile (``configs/triviaqa_lm_eval.yaml``
+holds it with the generation settings): ``dataset_config="rc.nocontext"``,
+``prompt_format="lm_eval_harness"`` (its prompt and its draw of ``shots + 1``
+with the evaluated question removed), ``fewshot_as_multiturn=True`` (its chat
+layout; ``False`` for ``--fewshot_as_multiturn false`` and completion models),
+``answer_extraction="lm_eval_harness"`` and ``metric="lm_eval_exact_match"``.
+tests/peers/test_lm_eval_triviaqa.py checks it against lm-evaluation-harness's
+own code, request by request.
 
 # 5-shot on the first 20 questions
-inspect eval benchmarks/triviaqa.py --model openai/gpt-4o-mini --limit 20
+inspect eval benchmarks/triviaqa --model openai/gpt-4o-mini --limit 20
 
 # keep "U.S." and "St. Louis" whole
-inspect eval benchmarks/triviaqa.py --model openai/gpt-4o-mini -T answer_extraction=first_line
+inspect eval benchmarks/triviaqa --model openai/gpt-4o-mini -T answer_extraction=first_line
+
+# lm-evaluation-harness 0.4.13, chat models
+inspect eval --run-config configs/triviaqa_lm_eval.yaml --model openai/gpt-4o-mini
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from typing import Any, Literal
 import pyarrow as pa
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
+from inspect_ai.model import ChatMessage
 from inspect_ai.scorer import Score, Scorer, Target, accuracy, mean, scorer, stderr
 from inspect_ai.solver import TaskState, generate
 
@@ -43,11 +52,17 @@ from benchmarks.answer_matching import (
     AnswerExtraction,
     best_match,
     extract_short_answer,
-    lm_eval_exact_form,
+    lm_eval_exact_match,
     max_token_f1,
     normalize_answer,
 )
-from benchmarks.fewshot import SeededDraws
+from benchmarks.fewshot import (
+    Demonstration,
+    IdenticalRows,
+    LmEvalDraws,
+    SeededDraws,
+    fewshot_prompt,
+)
 from benchmarks.lazy_dataset import dataset_from_rows
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
 from benchmarks.parameters import ParameterCheck
@@ -75,22 +90,25 @@ EVIDENCE_MAX_CHARS = 4000
 TriviaQAMetric = Literal["normalized_alias_exact_match", "alias_exact_match", "lm_eval_exact_match"]
 PromptFormat = Literal["default", "lm_eval_harness"]
 
-# metric -> (how prediction and alias are made comparable, which aliases)
-MATCH_RULES: dict[str, tuple[Callable[[str], str], str]] = {
-    "normalized_alias_exact_match": (normalize_answer, "normalized_aliases"),
-    "alias_exact_match": (str, "aliases"),
-    "lm_eval_exact_match": (lm_eval_exact_form, "aliases"),
+# metric -> (the alias a prediction matches, or None; which aliases)
+MATCH_RULES: dict[str, tuple[Callable[[str, list[str]], str | None], str]] = {
+    "normalized_alias_exact_match": (
+        lambda answer, aliases: best_match(answer, aliases, normalize_answer),
+        "normalized_aliases",
+    ),
+    "alias_exact_match": (lambda answer, aliases: best_match(answer, aliases, str), "aliases"),
+    "lm_eval_exact_match": (lm_eval_exact_match, "aliases"),
 }
 
-# prompt_format -> (question block, demonstration answer field)
+# prompt_format -> (question block, demonstration answer field); the draw
+# follows the format (lm_eval_harness: LmEvalDraws).
 PROMPT_FORMATS: dict[str, tuple[str, str]] = {
     "default": ("Question: {question}\nAnswer:", "value"),
-    # lm-evaluation-harness: "?" appended to every question, first alias as the
-    # demonstration answer.
+    # lm-evaluation-harness 0.4.13 tasks/triviaqa/default.yaml: doc_to_text
+    # appends "?" to every question; doc_to_target is the alias list, of which a
+    # demonstration shows the first (api/task.py 1092-1102).
     "lm_eval_harness": ("Question: {question}?\nAnswer:", "first_alias"),
 }
-ANSWER_DELIMITER = " "
-BLOCK_SEPARATOR = "\n\n"
 # Distinct demonstrations rendered before the few-shot columns are read in bulk.
 BULK_READ_AFTER = 256
 EVIDENCE_TEMPLATE = "Evidence: {evidence}\n"
@@ -114,6 +132,7 @@ def triviaqa(
     metric: TriviaQAMetric = "normalized_alias_exact_match",
     answer_extraction: AnswerExtraction = "stop_sequences",
     prompt_format: PromptFormat = "default",
+    fewshot_as_multiturn: bool = False,
     fewshot_seed: int = 1234,
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
@@ -135,15 +154,21 @@ def triviaqa(
         metric: ``normalized_alias_exact_match`` (official normalization,
             against ``answer.normalized_aliases``), ``alias_exact_match``
             (case-sensitive, against the raw ``answer.aliases``) or
-            ``lm_eval_exact_match`` (lowercase, punctuation deleted, against
-            ``answer.aliases``, as lm-evaluation-harness).
+            ``lm_eval_exact_match`` (lm-evaluation-harness 0.4.13: lowercase
+            as numpy does, punctuation deleted, against ``answer.aliases``).
         answer_extraction: ``stop_sequences`` cuts the stripped reply at the
             first newline, period or comma (the reference); ``first_line``
-            keeps the whole first line; ``lm_eval_harness`` cuts the raw reply
-            and drops one leading space.
+            keeps the whole first line; ``lm_eval_harness`` cuts the raw reply,
+            then strips it (lm-evaluation-harness 0.4.13).
         prompt_format: ``default`` (``Question: ...\\nAnswer:``, demonstrations
-            answered with ``answer.value``) or ``lm_eval_harness`` (``?``
-            appended to questions, demonstrations answered with the first alias).
+            answered with ``answer.value``, ``rng.sample(train, shots)`` per
+            question) or ``lm_eval_harness`` (lm-evaluation-harness 0.4.13:
+            ``?`` appended to questions, demonstrations answered with the first
+            alias, drawn ``shots + 1`` at a time with the evaluated question
+            removed).
+        fewshot_as_multiturn: Demonstrations as user/assistant turns ending
+            with the question (lm-evaluation-harness's default for chat models)
+            instead of one user message.
         fewshot_seed: Seed of the demonstration draws.
         dataset_path: Hub id, local snapshot folder or local data file.
         data_files: Local file for ``eval_split``, or mapping split -> file.
@@ -162,6 +187,7 @@ def triviaqa(
         metric=metric,
         answer_extraction=answer_extraction,
         prompt_format=prompt_format,
+        fewshot_as_multiturn=fewshot_as_multiturn,
     )
     data_files = data_files_for(
         "triviaqa",
@@ -195,6 +221,8 @@ def triviaqa(
         seed=fewshot_seed,
         prompt_format=prompt_format,
         evidence_max_chars=evidence_max_chars if include_evidence else None,
+        multiturn=fewshot_as_multiturn,
+        eval_rows=eval_rows,
     )
     return Task(
         name="benchmarks/triviaqa",
@@ -207,7 +235,7 @@ def triviaqa(
         ),
         solver=[generate()],
         scorer=triviaqa_scorer(metric=metric, answer_extraction=answer_extraction),
-        version="1.0.0",
+        version="1.1.0",
     )
 
 
@@ -226,7 +254,7 @@ def require_unique_ids(split: LoadedSplit, size: int | None) -> None:
         first_row[question_id] = row
 
 
-def record_to_sample(record: dict[str, Any], prompt: str) -> Sample:
+def record_to_sample(record: dict[str, Any], prompt: str | list[ChatMessage]) -> Sample:
     answer = field(record, "answer", dict)
     aliases = string_list(answer, "aliases", label="answer.aliases")
     normalized_aliases = string_list(
@@ -256,15 +284,23 @@ class FewShotPrompts:
         seed: int,
         prompt_format: str,
         evidence_max_chars: int | None,
+        multiturn: bool,
+        eval_rows: LoadedSplit,
     ) -> None:
         self.question_template, answer_field = PROMPT_FORMATS[prompt_format]
         self.evidence_max_chars = evidence_max_chars
+        self.multiturn = multiturn
         self.draws: SeededDraws | None = None
         if fewshot_split is None:
             return
         fewshot_rows, self.where = fewshot_split
         self.fewshot_rows = fewshot_rows
-        self.draws = SeededDraws(len(fewshot_rows), shots, seed, where=f"triviaqa: {self.where}")
+        where = f"triviaqa: {self.where}"
+        if prompt_format == "lm_eval_harness":
+            copies = IdenticalRows(eval_rows.rows, fewshot_rows, key="question_id")
+            self.draws = LmEvalDraws(len(fewshot_rows), shots, seed, copies, where=where)
+        else:
+            self.draws = SeededDraws(len(fewshot_rows), shots, seed, where=where)
         table = fewshot_rows.data.table
         answers = table.column("answer").combine_chunks()
         answer_name = "aliases" if answer_field == "first_alias" else "value"
@@ -276,17 +312,18 @@ class FewShotPrompts:
         self.questions = table.column("question")
         self.answers = answers.field(answer_name)
         self.first_alias = answer_field == "first_alias"
-        self.demonstrations: dict[int, str] = {}
+        self.demonstrations: dict[int, Demonstration] = {}
         self.bulk_values: tuple[list[Any], list[Any]] | None = None
 
-    def prompt(self, position: int, record: dict[str, Any]) -> str:
+    def prompt(self, position: int, record: dict[str, Any]) -> str | list[ChatMessage]:
         question = field(record, "question", str)
-        blocks = [self._evidence(record) + self.question_template.format(question=question)]
+        block = self._evidence(record) + self.question_template.format(question=question)
+        demonstrations = []
         if self.draws is not None:
-            blocks[:0] = [self._demonstration(i) for i in self.draws.for_question(position)]
-        return BLOCK_SEPARATOR.join(blocks)
+            demonstrations = [self._demonstration(i) for i in self.draws.for_question(position)]
+        return fewshot_prompt(demonstrations, block, multiturn=self.multiturn)
 
-    def _demonstration(self, index: int) -> str:
+    def _demonstration(self, index: int) -> Demonstration:
         cached = self.demonstrations.get(index)
         if cached is None:
             if self.bulk_values is None and len(self.demonstrations) >= BULK_READ_AFTER:
@@ -308,12 +345,7 @@ class FewShotPrompts:
             evidence = ""
             if self.evidence_max_chars is not None:
                 evidence = self._evidence(self.fewshot_rows[index])
-            cached = (
-                evidence
-                + self.question_template.format(question=question)
-                + ANSWER_DELIMITER
-                + answer
-            )
+            cached = (evidence + self.question_template.format(question=question), answer)
             self.demonstrations[index] = cached
         return cached
 
@@ -340,13 +372,13 @@ def triviaqa_scorer(
     Own scorer: Inspect's ``exact``/``f1`` normalize differently from the
     official TriviaQA script.
     """
-    comparable, alias_source = MATCH_RULES[metric]
+    matching_alias, alias_source = MATCH_RULES[metric]
 
     async def score(state: TaskState, target: Target) -> Score:
         answer = extract_short_answer(state.output.completion, answer_extraction)
         normalized_aliases: list[str] = state.metadata["normalized_aliases"]
         aliases = normalized_aliases if alias_source == "normalized_aliases" else target.target
-        matched = best_match(answer, aliases, comparable)
+        matched = matching_alias(answer, aliases)
         normalized_answer = normalize_answer(answer)
         return Score(
             value={
@@ -377,12 +409,14 @@ def _check_parameters(
     metric: str,
     answer_extraction: str,
     prompt_format: str,
+    fewshot_as_multiturn: bool,
 ) -> int | None:
     """Fail on the first bad parameter; return ``num_examples`` (None: all)."""
     check = ParameterCheck("triviaqa")
     check.integer("shots", shots, minimum=0)
     check.integer("fewshot_seed", fewshot_seed)
     check.boolean("include_evidence", include_evidence)
+    check.boolean("fewshot_as_multiturn", fewshot_as_multiturn)
     check.choice("dataset_config", dataset_config, CONFIGS)
     check.choice("metric", metric, MATCH_RULES)
     check.choice("answer_extraction", answer_extraction, ANSWER_EXTRACTIONS)

@@ -6,14 +6,22 @@ import json
 import math
 import os
 import random
+import string
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from inspect_ai import eval
+from inspect_ai.model import ChatMessage
 
-from benchmarks.answer_matching import extract_short_answer, normalize_answer, token_f1
+from benchmarks.answer_matching import (
+    extract_short_answer,
+    lm_eval_exact_match,
+    normalize_answer,
+    token_f1,
+)
 from benchmarks.loading import DataError
 from benchmarks.triviaqa import triviaqa
 from tests.scripted import replies_by_prompt
@@ -70,7 +78,7 @@ def test_parquet_and_jsonl_give_identical_samples() -> None:
         assert (a.id, a.input, a.target, a.metadata) == (b.id, b.input, b.target, b.metadata)
 
 
-def test_demonstrations_follow_the_lm_eval_harness_draw() -> None:
+def test_default_draw_is_one_sample_of_shots_per_question() -> None:
     """One Random(seed) walks the questions in order: rng.sample(train_docs, shots) each."""
     train = [json.loads(line) for line in open(JSONL["train"], encoding="utf-8")]
     validation = [json.loads(line) for line in open(JSONL["validation"], encoding="utf-8")]
@@ -151,14 +159,15 @@ def test_num_examples_caps_the_rows_loaded() -> None:
     ("reply", "stop_sequences", "first_line", "lm_eval_harness"),
     [
         ("Paris", "Paris", "Paris", "Paris"),
-        ("  Paris  ", "Paris", "Paris", " Paris  "),
+        ("  Paris  ", "Paris", "Paris", "Paris"),
+        ("\tParis \u3000", "Paris", "Paris", "Paris"),
         (" Paris", "Paris", "Paris", "Paris"),
         ("\nParis\nMore text", "Paris", "Paris", ""),
         ("U.S.", "U", "U.S.", "U"),
         ("1,000", "1", "1,000", "1"),
         ("St. Louis, Missouri.", "St", "St. Louis, Missouri.", "St"),
         ("", "", "", ""),
-        ("   \n  ", "", "", "  "),
+        ("   \n  ", "", "", ""),
         (
             "Zürich is the answer.",
             "Zürich is the answer",
@@ -253,6 +262,165 @@ def test_lm_eval_harness_prompt_format() -> None:
     )
 
 
+LM_EVAL_ROWS = {
+    "train": str(FIXTURES / "lm_eval_train.jsonl"),
+    "validation": str(FIXTURES / "lm_eval_validation.jsonl"),
+}
+# Validation positions whose rows the fixture also holds in train (see its README).
+COPY_DRAWN_IN_FIRST_FIVE = (1, 4, 9, 30)
+COPY_DRAWN_SIXTH = 12
+TWO_COPIES_DRAWN = 20
+NEAR_COPY_DRAWN = 40
+
+
+def read_rows(path: str) -> list[dict]:
+    return [json.loads(line) for line in open(path, encoding="utf-8")]
+
+
+def lm_eval_demonstrations(count: int) -> list[list[dict]]:
+    """lm-evaluation-harness 0.4.13's draw, restated: one Random(1234) walking the
+    questions; 6 rows drawn, rows equal to the question's removed, the first 5 kept;
+    fewer than 5 left: 5 drawn again from the rows unequal to it."""
+    train, validation = read_rows(LM_EVAL_ROWS["train"]), read_rows(LM_EVAL_ROWS["validation"])
+    rng = random.Random(1234)
+    draws = []
+    for doc in validation[:count]:
+        kept = [row for row in rng.sample(train, 6) if row != doc][:5]
+        if len(kept) < 5:
+            kept = rng.sample([row for row in train if row != doc], 5)
+        draws.append(kept)
+    return draws
+
+
+def lm_eval_question(row: dict) -> str:
+    return f"Question: {row['question']}?\nAnswer:"
+
+
+def roles_and_texts(messages: str | list[ChatMessage]) -> list[tuple[str, str]]:
+    assert isinstance(messages, list)
+    return [(message.role, message.text) for message in messages]
+
+
+def test_lm_eval_draw_and_chat_layout() -> None:
+    count = NEAR_COPY_DRAWN + 1
+    validation = read_rows(LM_EVAL_ROWS["validation"])
+    task = triviaqa(
+        dataset_config="rc.nocontext",
+        prompt_format="lm_eval_harness",
+        fewshot_as_multiturn=True,
+        data_files=LM_EVAL_ROWS,
+        num_examples=count,
+    )
+    for position, demonstrations in enumerate(lm_eval_demonstrations(count)):
+        expected = []
+        for row in demonstrations:
+            expected += [
+                ("user", lm_eval_question(row)),
+                ("assistant", row["answer"]["aliases"][0]),
+            ]
+        expected.append(("user", lm_eval_question(validation[position])))
+        assert roles_and_texts(task.dataset[position].input) == expected, position
+
+
+def test_lm_eval_draw_in_one_user_message() -> None:
+    count = NEAR_COPY_DRAWN + 1
+    validation = read_rows(LM_EVAL_ROWS["validation"])
+    task = triviaqa(prompt_format="lm_eval_harness", data_files=LM_EVAL_ROWS, num_examples=count)
+    for position, demonstrations in enumerate(lm_eval_demonstrations(count)):
+        blocks = [
+            f"{lm_eval_question(row)} {row['answer']['aliases'][0]}" for row in demonstrations
+        ]
+        expected = "\n\n".join([*blocks, lm_eval_question(validation[position])])
+        assert task.dataset[position].input == expected, position
+
+
+def test_lm_eval_draw_first_question_exactly() -> None:
+    """Question 0 of the fixture, byte for byte (the first 5 of Random(1234).sample(train, 6))."""
+    messages = (
+        triviaqa(
+            prompt_format="lm_eval_harness", fewshot_as_multiturn=True, data_files=LM_EVAL_ROWS
+        )
+        .dataset[0]
+        .input
+    )
+    assert roles_and_texts(messages) == [
+        (
+            "user",
+            "Question: In which country are the 2019 Rugby Union World Cup finals to be "
+            "held??\nAnswer:",
+        ),
+        ("assistant", "日本國"),
+        ("user", "Question: Which competition was won by Nadiya Hussain in 2015??\nAnswer:"),
+        ("assistant", "Edd Kimber"),
+        (
+            "user",
+            "Question: Which disastrous amphibious landing in 1942 used British troops, "
+            "Canadian troops and US Rangers??\nAnswer:",
+        ),
+        ("assistant", "Dieppe, France"),
+        (
+            "user",
+            "Question: Canaletto is famous for his landscapes of Venice and which other "
+            "city??\nAnswer:",
+        ),
+        ("assistant", "London (UK)"),
+        (
+            "user",
+            "Question: Which coral atoll, the largest island in the Chagos Archipelago, was "
+            "forcibly depopulated in 1971 to make way for a joint UK/USA military base??\nAnswer:",
+        ),
+        ("assistant", "Deigo garcia"),
+        (
+            "user",
+            "Question: Some Americans claim to have seen a Sasquatch; by what name is it "
+            "better known ??\nAnswer:",
+        ),
+    ]
+
+
+def test_the_fixture_exercises_the_removal_of_the_evaluated_question() -> None:
+    train, validation = read_rows(LM_EVAL_ROWS["train"]), read_rows(LM_EVAL_ROWS["validation"])
+    rng = random.Random(1234)
+    removed, redrawn, near_copies_kept = [], [], []
+    for position, doc in enumerate(validation):
+        drawn = rng.sample(train, 6)
+        kept = [row for row in drawn if row != doc][:5]
+        if doc in drawn:
+            removed.append(position)
+        if len(kept) < 5:
+            redrawn.append(position)
+            kept = rng.sample([row for row in train if row != doc], 5)
+        if any(row["question_id"] == doc["question_id"] for row in kept):
+            near_copies_kept.append(position)
+    assert removed == sorted([*COPY_DRAWN_IN_FIRST_FIVE, COPY_DRAWN_SIXTH, TWO_COPIES_DRAWN])
+    assert redrawn == [TWO_COPIES_DRAWN]
+    assert near_copies_kept == [NEAR_COPY_DRAWN]
+
+
+def test_lm_eval_draw_needs_one_row_more_than_shots() -> None:
+    with pytest.raises(DataError) as raised:
+        triviaqa(shots=10, prompt_format="lm_eval_harness", data_files=JSONL)
+    assert str(raised.value) == (
+        f"triviaqa: {JSONL['train']} (train split) has 10 rows; lm-evaluation-harness's "
+        "draw takes shots + 1 = 11 of them."
+    )
+
+
+def test_default_profile_as_chat_turns() -> None:
+    task = triviaqa(shots=2, fewshot_as_multiturn=True, data_files=JSONL)
+    assert roles_and_texts(task.dataset[0].input) == [
+        (
+            "user",
+            "Question: In the Shakespeare play ‘The Tempest’, Prospero is the overthrown "
+            "Duke of ‘where’?\nAnswer:",
+        ),
+        ("assistant", "Milan"),
+        ("user", "Question: What type of animal is a dik-dik?\nAnswer:"),
+        ("assistant", "Antelope"),
+        ("user", QUESTION_0),
+    ]
+
+
 def test_end_to_end_lm_eval_harness_rules(tmp_path: Path) -> None:
     metrics = run(
         tmp_path,
@@ -265,11 +433,67 @@ def test_end_to_end_lm_eval_harness_rules(tmp_path: Path) -> None:
     assert metrics["exact_match/accuracy"] == pytest.approx(0.4)
 
 
-def test_lm_eval_exact_form_deletes_punctuation_without_spacing() -> None:
-    from benchmarks.answer_matching import lm_eval_exact_form
+def lm_eval_verdict(prediction: str, references: list[str]) -> bool:
+    """lm-evaluation-harness 0.4.13's exact_match restated: numpy arrays, lower, delete."""
+    table = str.maketrans("", "", string.punctuation)
+    predictions = np.char.translate(
+        np.char.lower(np.asarray([prediction] * len(references))), table
+    )
+    targets = np.char.translate(np.char.lower(np.asarray(references)), table)
+    return bool(np.mean(predictions == targets) > 0.0)
 
-    assert lm_eval_exact_form("The N.Y. Yankees") == "the ny yankees"
-    assert lm_eval_exact_form("Rock ‘n’ Roll") == "rock ‘n’ roll"
+
+ISTANBUL = ["Istanbul", "İstanbul", "Historic Areas of İstanbul"]
+
+
+@pytest.mark.parametrize(
+    ("prediction", "references", "matched"),
+    [
+        ("the ny yankees", ["NYY", "The N.Y. Yankees"], "The N.Y. Yankees"),  # deleted
+        ("the n y yankees", ["The N.Y. Yankees"], None),  # not replaced by a space
+        ("rock n roll", ["Rock ‘n’ Roll"], None),  # curly quotes are not ASCII punctuation
+        ("an apple", ["Apple"], None),  # articles stay
+        ("İstanbul", ["İstanbul"], "İstanbul"),  # both cut to the same width
+        ("İstanbul", ISTANBUL, None),  # the reply alone is cut short: i̇stanbu
+        ("i\u0307stanbul", ISTANBUL, "İstanbul"),  # already lowercase: nothing to cut
+        ("STRASSE", ["Straße"], None),
+        ("", ["Paris"], None),
+    ],
+)
+def test_lm_eval_exact_match(prediction: str, references: list[str], matched: str | None) -> None:
+    assert lm_eval_exact_match(prediction, references) == matched
+    assert lm_eval_verdict(prediction, references) == (matched is not None)
+
+
+@pytest.mark.parametrize(
+    ("reply", "aliases", "default_hit", "lm_eval_hit"),
+    [
+        # articles: the official normalization removes them, lm-eval keeps them
+        ("The Beatles", ["Beatles"], True, False),
+        # hyphens and curly quotes: a space for the official rule; lm-eval deletes ASCII
+        # punctuation only, and without a space
+        ("Saint-Tropez", ["Saint Tropez"], True, False),
+        ("rock n roll", ["Rock ‘n’ Roll"], True, False),
+        # dots: the official rule spaces them out and then drops the article "a"
+        ("USA", ["U.S.A."], False, True),
+        # a server ignoring stop: the default strips before cutting, lm-eval after
+        ("\nParis", ["Paris"], True, False),
+        # numpy's fixed-width lowercase (lm-eval) cuts "i̇stanbul" to "i̇stanbu"
+        ("İstanbul", ISTANBUL, True, False),
+        # agreement, for contrast
+        (" Sunset Blvd.\nmore", ["Sunset Blvd."], True, True),
+    ],
+)
+def test_default_profile_differs_from_lm_eval_on_purpose(
+    reply: str, aliases: list[str], default_hit: bool, lm_eval_hit: bool
+) -> None:
+    """Intended differences of the default scoring from lm-evaluation-harness 0.4.13's."""
+    normalized_aliases = [normalize_answer(alias) for alias in aliases]
+    default = extract_short_answer(reply, "stop_sequences")
+    assert (normalize_answer(default) in normalized_aliases) == default_hit
+    lm_eval = extract_short_answer(reply, "lm_eval_harness")
+    assert lm_eval_verdict(lm_eval, aliases) == lm_eval_hit
+    assert (lm_eval_exact_match(lm_eval, aliases) is not None) == lm_eval_hit
 
 
 def test_end_to_end_case_sensitive_alias_match(tmp_path: Path) -> None:
@@ -319,6 +543,10 @@ def test_scores_record_extracted_normalized_and_matched(tmp_path: Path) -> None:
             "triviaqa: num_examples must be a positive integer or null (all rows)",
         ),
         ({"answer_extraction": "all"}, "triviaqa: unknown answer_extraction 'all'"),
+        (
+            {"fewshot_as_multiturn": "yes"},
+            "triviaqa: fewshot_as_multiturn must be true or false, got 'yes'.",
+        ),
         (
             {"prompt_format": "helm"},
             "triviaqa: unknown prompt_format 'helm'; choose one of default, lm_eval_harness.",

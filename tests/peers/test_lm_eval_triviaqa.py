@@ -1,0 +1,292 @@
+"""lm-evaluation-harness 0.4.13 ``triviaqa`` against ``configs/triviaqa_lm_eval.yaml``.
+
+Both run end to end against a scripted OpenAI-compatible server on loopback:
+lm-evaluation-harness through its own command (``local-chat-completions``,
+``--apply_chat_template``, its ``triviaqa`` task with only the data source
+pointed at the fixture rows), this project by the configuration file (parsed
+as ``inspect eval --run-config`` parses it) with Inspect's ``openai-api``
+provider. The reply depends only on the question.
+Per question: the request bodies (messages, roles and bytes, and every
+generation setting) are compared, then lm-evaluation-harness's verdict (its
+``--log_samples`` output) with ours, then the aggregate; for both of its chat
+layouts (``--fewshot_as_multiturn`` true, its default, and false).
+
+Rows: tests/fixtures/triviaqa/lm_eval_*.jsonl (300 train, 300 validation; a few
+train rows are copies of validation rows, so that the removal of the evaluated
+document from the draw happens).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import unicodedata
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from inspect_ai import eval
+from inspect_ai._cli.eval import parse_run_config
+
+from benchmarks.triviaqa import triviaqa
+from tests.loopback_server import LoopbackServer, user_text
+from tests.peers.peer_env import ROOT, PeerResult, peer_python, record
+
+LM_EVAL = ["lm-eval[api]==0.4.13"]
+VERSION = "0.4.13"
+PEER = "lm-evaluation-harness triviaqa"
+FIXTURES = ROOT / "tests" / "fixtures" / "triviaqa"
+DATA_FILES = {
+    "train": str(FIXTURES / "lm_eval_train.jsonl"),
+    "validation": str(FIXTURES / "lm_eval_validation.jsonl"),
+}
+CONFIG = ROOT / "configs" / "triviaqa_lm_eval.yaml"
+RUN_TIMEOUT_SECONDS = 600
+
+
+def read_rows(split: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in open(DATA_FILES[split], encoding="utf-8")]
+
+
+VALIDATION = read_rows("validation")
+
+
+# ---------------------------------------------------------------------------
+# Scripted replies: a function of the question alone
+
+
+def grows_when_lowercased(text: str) -> bool:
+    return any(len(char.lower()) > 1 for char in text)
+
+
+REPLY_KINDS: list[Callable[[str], str]] = [
+    lambda alias: alias,  # an alias as it is (some hold "." or ",", cut by the server)
+    lambda alias: alias + ".\nThat is the answer.",  # needs the stop cut
+    lambda alias: " " + alias,  # leading space
+    lambda alias: "\n" + alias,  # leading newline: the server returns ""
+    lambda alias: "Atlantis",  # wrong
+    lambda alias: "",  # empty
+    lambda alias: alias.upper(),  # case
+    lambda alias: f'"{alias}"!',  # punctuation around it
+    lambda alias: "U.S.A.",  # cut to "U"
+    lambda alias: "  " + alias + " \t",  # whitespace on both sides
+    lambda alias: alias + ", I think",  # comma cut
+    lambda alias: "\t" + alias,  # leading tab
+    lambda alias: unicodedata.normalize("NFD", alias.lower()),  # accents decomposed
+]
+
+
+def reply_for(row: dict[str, Any]) -> str:
+    aliases: list[str] = row["answer"]["aliases"]
+    growing = [alias for alias in aliases if grows_when_lowercased(alias)]
+    if growing:  # "İstanbul": lm-evaluation-harness's numpy lowercase cuts it short
+        return min(growing, key=len)
+    digest = zlib.crc32(row["question"].encode("utf-8"))
+    alias = aliases[digest % len(aliases)]
+    return REPLY_KINDS[digest % len(REPLY_KINDS)](alias)
+
+
+# The question's block in either prompt format -> its row
+ROW_BY_PROMPT = {
+    template.format(question=row["question"]): row
+    for row in VALIDATION
+    for template in ("Question: {question}?\nAnswer:", "Question: {question}\nAnswer:")
+}
+
+
+def asked(request: dict[str, Any]) -> str:
+    """The question block a request ends with (after any demonstrations)."""
+    return user_text(request).rsplit("\n\n", 1)[-1]
+
+
+def scripted_reply(request: dict[str, Any]) -> str:
+    return reply_for(ROW_BY_PROMPT[asked(request)])
+
+
+def by_question(requests: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Request bodies keyed by the question they end with; each question asked once."""
+    keyed = {asked(request): request for request in requests}
+    assert len(keyed) == len(requests) == len(VALIDATION)
+    return keyed
+
+
+# ---------------------------------------------------------------------------
+# lm-evaluation-harness, through its own command
+
+
+@pytest.fixture(scope="module")
+def lm_eval_python() -> Path:
+    return peer_python("lm-eval", LM_EVAL)
+
+
+def local_task_dir(python: Path, folder: Path) -> Path:
+    """lm-evaluation-harness's own triviaqa.yaml with only the data source changed."""
+    done = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import lm_eval, pathlib; print(pathlib.Path(lm_eval.__file__).parent)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    original = Path(done.stdout.strip()) / "tasks" / "triviaqa" / "default.yaml"
+    config = yaml.safe_load(original.read_text(encoding="utf-8"))
+    assert (config["task"], config["dataset_path"], config["dataset_name"]) == (
+        "triviaqa",
+        "mandarjoshi/trivia_qa",
+        "rc.nocontext",
+    )
+    local = {
+        **{key: value for key, value in config.items() if key != "dataset_name"},
+        "dataset_path": "json",
+        "dataset_kwargs": {"data_files": DATA_FILES},
+    }
+    changed = {key for key in config.keys() | local.keys() if config.get(key) != local.get(key)}
+    assert changed == {"dataset_path", "dataset_name", "dataset_kwargs"}
+    folder.mkdir(parents=True)
+    (folder / "triviaqa.yaml").write_text(yaml.safe_dump(local), encoding="utf-8")
+    return folder
+
+
+def run_lm_eval(
+    python: Path, tmp: Path, multiturn: bool
+) -> tuple[dict[str, dict[str, Any]], dict[str, float], float]:
+    """Its requests, per-question exact_match (by question id) and aggregate exact_match."""
+    tasks = local_task_dir(python, tmp / "lm_eval_tasks")
+    output = tmp / "lm_eval_output"
+    with LoopbackServer(scripted_reply) as server:
+        command = [
+            str(python.with_name("lm-eval")),
+            "run",
+            "--model",
+            "local-chat-completions",
+            "--model_args",
+            f"base_url={server.base_url}/chat/completions,model=scripted,"
+            "num_concurrent=1,max_retries=1",
+            "--tasks",
+            "triviaqa",
+            "--include_path",
+            str(tasks),
+            "--num_fewshot",
+            "5",
+            "--apply_chat_template",
+            "--fewshot_as_multiturn",
+            "true" if multiturn else "false",
+            "--log_samples",
+            "--output_path",
+            str(output),
+        ]
+        env = {
+            **os.environ,
+            "HF_HOME": str(tmp / "hf"),
+            "HF_HUB_OFFLINE": "1",
+            "HF_DATASETS_OFFLINE": "1",
+        }
+        done = subprocess.run(
+            command, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_SECONDS
+        )
+        assert done.returncode == 0, done.stderr[-4000:]
+        requests = by_question(server.requests)
+    [samples_file] = output.glob("*/samples_triviaqa_*.jsonl")
+    [results_file] = output.glob("*/results_*.json")
+    verdicts = {}
+    for line in samples_file.read_text(encoding="utf-8").splitlines():
+        sample = json.loads(line)
+        verdicts[sample["doc"]["question_id"]] = sample["exact_match"]
+    results = json.loads(results_file.read_text(encoding="utf-8"))["results"]["triviaqa"]
+    return requests, verdicts, results["exact_match,remove_whitespace"]
+
+
+# ---------------------------------------------------------------------------
+# This project, by the configuration file
+
+
+def run_configured(
+    tmp: Path, monkeypatch: pytest.MonkeyPatch, **overrides: Any
+) -> tuple[dict[str, dict[str, Any]], dict[str, float], float]:
+    """Our requests, per-question exact_match (by question id) and accuracy.
+
+    The file is parsed as ``inspect eval --run-config`` parses it; its task
+    arguments, with ``overrides`` merged in as ``-T`` would, build the task its
+    ``task`` names, and every other setting goes to ``eval()``.
+    """
+    params = parse_run_config(str(CONFIG))
+    task_name, task_args = params.pop("tasks"), params.pop("task_args")
+    assert task_name == "benchmarks/triviaqa"
+    with LoopbackServer(scripted_reply) as server:
+        monkeypatch.setenv("LOOPBACK_BASE_URL", server.base_url)
+        monkeypatch.setenv("LOOPBACK_API_KEY", "loopback")
+        [log] = eval(
+            triviaqa(**{**task_args, "data_files": DATA_FILES, **overrides}),
+            model="openai-api/loopback/scripted",
+            # a model of its own per server (Inspect reuses a model by name and base URL)
+            model_base_url=server.base_url,
+            log_dir=str(tmp / "inspect_logs"),
+            display="none",
+            # fail, not retry for ever, should the server go away (client side only)
+            max_retries=1,
+            timeout=60,
+            **params,
+        )
+        requests = by_question(server.requests)
+    assert log.status == "success" and log.samples is not None and log.results is not None
+    verdicts = {
+        str(sample.id): sample.scores["triviaqa_scorer"].value["exact_match"]  # type: ignore[index]
+        for sample in log.samples
+    }
+    [accuracy] = [
+        score.metrics["accuracy"].value
+        for score in log.results.scores
+        if score.name == "exact_match"
+    ]
+    return requests, verdicts, accuracy
+
+
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("multiturn", [True, False], ids=["multiturn", "single_message"])
+def test_requests_verdicts_and_metric_match_lm_eval(
+    lm_eval_python: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, multiturn: bool
+) -> None:
+    lm_requests, lm_verdicts, lm_accuracy = run_lm_eval(lm_eval_python, tmp_path, multiturn)
+    # The configuration as it is for lm-eval's chat default; the other layout overridden.
+    overrides = {} if multiturn else {"fewshot_as_multiturn": False}
+    our_requests, our_verdicts, our_accuracy = run_configured(tmp_path, monkeypatch, **overrides)
+
+    assert lm_requests.keys() == our_requests.keys()
+    prompts_identical = sum(
+        lm_requests[key]["messages"] == our_requests[key]["messages"] for key in lm_requests
+    )
+    assert lm_verdicts.keys() == our_verdicts.keys()
+    verdicts_identical = sum(lm_verdicts[key] == our_verdicts[key] for key in lm_verdicts)
+    record(
+        PeerResult(
+            peer=PEER if multiturn else f"{PEER} (fewshot_as_multiturn=false)",
+            version=VERSION,
+            rows=len(VALIDATION),
+            prompts_identical=prompts_identical,
+            verdicts_identical=verdicts_identical,
+            notes="request bodies, messages and generation settings, compared whole",
+        )
+    )
+
+    first = next(iter(lm_requests))
+    layout = [message["role"] for message in lm_requests[first]["messages"]]
+    assert layout == (["user", "assistant"] * 5 + ["user"] if multiturn else ["user"])
+    differing = [key for key in lm_requests if lm_requests[key] != our_requests[key]]
+    assert differing == [], (lm_requests[differing[0]], our_requests[differing[0]])
+    assert prompts_identical == len(VALIDATION)
+    disagreeing = {
+        key: lm_verdicts[key] for key in lm_verdicts if lm_verdicts[key] != our_verdicts[key]
+    }
+    assert disagreeing == {}
+    assert lm_accuracy == pytest.approx(our_accuracy, abs=1e-12)
+    # The replies reach both outcomes, so agreement is not agreement on all-wrong.
+    assert 0 < sum(lm_verdicts.values()) < len(VALIDATION)
