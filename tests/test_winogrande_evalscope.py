@@ -1,4 +1,4 @@
-"""Winogrande read as evalscope reads it: the parse of each release.
+"""Winogrande read as evalscope reads it: the parse of each release, and the run config.
 
 The rules are restated from each release's ``evalscope/utils/multi_choices.py``;
 tests/peers/test_evalscope_winogrande.py checks them against that source.
@@ -10,13 +10,17 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval
+from inspect_ai.log import read_eval_log
 
 from benchmarks.mcq import EVALSCOPE_RELEASES, LETTER_PARSERS, parse_evalscope_answer
 from benchmarks.winogrande import ANSWER_PARSES, winogrande
+from tests.inspect_cli import run_config
+from tests.loopback_server import LoopbackServer
 from tests.scripted import replies_by_prompt
 
 ROOT = Path(__file__).resolve().parents[1]
 VALIDATION = ROOT / "tests" / "fixtures" / "winogrande" / "validation.jsonl"
+CONFIG = ROOT / "configs" / "winogrande_evalscope.yaml"
 
 
 def release_key(release: str) -> tuple[int, ...]:
@@ -122,3 +126,23 @@ def test_the_release_changes_verdicts_end_to_end(tmp_path: Path) -> None:
         "evalscope_1.11.0": (0.0, 0.5),
         "answer_marker": (0.5, 0.5),
     }
+
+
+def test_run_config_sends_evalscopes_settings_and_parses_as_evalscope(tmp_path: Path) -> None:
+    with LoopbackServer(lambda request: "ANSWER: $B$") as server:
+        done = run_config(CONFIG, server.base_url, tmp_path, "-T", f"data_files={VALIDATION}")
+    assert done.returncode == 0, done.stderr[-3000:]
+    [log_file] = (tmp_path / "logs").glob("*.eval")
+    log = read_eval_log(str(log_file))
+    assert log.status == "success" and log.results is not None
+    assert log.eval.task == "benchmarks/winogrande"
+    assert log.eval.task_args["answer_parse"] == "evalscope"
+    assert log.eval.task_args["data_files"] == str(VALIDATION)
+    assert log.eval.config.retry_on_error == 3
+    assert log.plan.config.temperature == 0
+    assert len(server.requests) == 5
+    for request in server.requests:
+        assert {key for key in request if key not in ("messages", "model")} == {"temperature"}
+        assert request["temperature"] == 0
+    # '$B$' is B for evalscope 1.14.1 (targets B A B A B)
+    assert log.results.scores[0].metrics["accuracy"].value == pytest.approx(3 / 5)
