@@ -1,12 +1,15 @@
 """Multiple-choice building blocks: option letters, rendering, reply parsing, scoring.
 
-Two parsing rules are provided, one per reference:
+The parsing rules, each named by the reference and version it reproduces:
 
-- ``parse_answer_marker``: the last ``ANSWER: X`` line, as asked for by the
-  evalscope/Inspect multiple-choice template (Winogrande).
-- ``parse_option_letter``: the lmms-eval / LLaVA rule for ScienceQA (the reply
-  is the letter, or starts with ``X.``), optionally extended with formats that
-  unambiguously name one option.
+- ``parse_answer_marker``: this project's rule, the letter of the last
+  ``ANSWER: X`` (the format evalscope's multiple-choice template asks for).
+- ``parse_evalscope_answer``: evalscope's ``parse_answers`` (single answer),
+  release by release from 1.11.0 to 1.14.1 (``EVALSCOPE_RELEASES``).
+- ``parse_option_letter``: with ``strict``, lmms-eval 0.7.3's ScienceQA rule
+  (``sqa_process_results``, after LLaVA: the stripped reply is the letter in
+  either case, or starts with ``X.``); without, extended with formats that
+  name one option unambiguously.
 
 Inspect's ``multiple_choice()`` renders its own template and its own parse,
 so benchmarks whose reference template differs render and parse with these.
@@ -14,6 +17,7 @@ so benchmarks whose reference template differs render and parse with these.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Callable, Sequence
@@ -90,21 +94,35 @@ _ANSWER_PHRASE = re.compile(
 )
 
 
+def _same_lower_case(text: str, valid: Sequence[str]) -> str | None:
+    """The valid letter whose lower case is ``text``'s, as lmms-eval compares.
+
+    Comparing lower cases, not upper cases, decides the odd characters: the
+    Kelvin sign lower-cases to ``k`` (it reads as K), while ``ı`` and ``ſ``
+    upper-case to I and S but lower-case to themselves (they read as nothing).
+    """
+    folded = text.lower()
+    return next((letter for letter in valid if letter.lower() == folded), None)
+
+
 def parse_option_letter(reply: str, valid: Sequence[str], *, strict: bool) -> ParsedLetter:
     """The option letter of a ScienceQA-style reply.
 
-    The reference rule (lmms-eval's ScienceQA scoring, after LLaVA): the
-    stripped reply equals a letter (case-insensitive), rule ``exact``; or it
-    starts with a capital letter and a period (``B. Paris``), rule
+    The reference rule (lmms-eval 0.7.3's ``sqa_process_results``, after
+    LLaVA): the stripped reply lower-cased equals a letter lower-cased, rule
+    ``exact``; or it starts with a capital letter and a period (``B. Paris``)
+    and that capital lower-cased is a letter lower-cased, rule
     ``letter_period``. Unless ``strict``, also: a leading ``(B)`` or ``B)``
     (rule ``parenthesized``), and ``Answer: B`` / ``The answer is (B).``
     (rule ``answer_phrase``, all such phrases naming the same capital letter).
     """
     text = reply.strip()
-    if text.upper() in valid:
-        return ParsedLetter(text.upper(), "exact")
+    letter = _same_lower_case(text, valid)
+    if letter is not None:
+        return ParsedLetter(letter, "exact")
     if len(text) >= 2 and text[0].isupper() and text[1] == ".":
-        return ParsedLetter(text[0], "letter_period") if text[0] in valid else UNPARSED
+        letter = _same_lower_case(text[0], valid)
+        return ParsedLetter(letter, "letter_period") if letter is not None else UNPARSED
     if strict:
         return UNPARSED
     leading = _LEADING_PAREN.match(text)
@@ -118,41 +136,125 @@ def parse_option_letter(reply: str, valid: Sequence[str], *, strict: bool) -> Pa
     return UNPARSED
 
 
-# evalscope's single-answer reading (evalscope/utils/multi_choices.py ``parse_answers``).
-_EVALSCOPE_MARKER = re.compile(r"(?i)ANSWER\s*:\s*\**\s*")
-_EVALSCOPE_BRACKETED = re.compile(
-    r"[\(\[（【]\s*([A-Za-z\d](?:\s*[,，]\s*[A-Za-z\d])*)\s*[\)\]）】]"
-)
-_EVALSCOPE_PLAIN = re.compile(r"([A-Za-z\d][A-Za-z\d ,]*)")
+# evalscope's single-answer reading, ``parse_answers`` in evalscope/utils/multi_choices.py,
+# restated from the source of each release in EVALSCOPE_RELEASES. Every release reads
+# the label after the last ``ANSWER:`` marker that is followed by one (bracketed, else
+# plain), keeps the leading run of tokens made of valid letters, and counts the result
+# only when it is a single valid letter; with no labelled marker, the last capital
+# letter of the whole reply counts when it is valid. What changed between releases:
+# which separators may join two labels, whether ``and``/``or`` may, and whether LaTeX
+# wrappers before the label are skipped.
+class EvalscopeRule(NamedTuple):
+    """The single-answer parse of one evalscope release (the first release with it)."""
+
+    since: str
+    # characters that may separate two labels inside brackets: ``(A, C)``
+    bracket_separators: str
+    # characters besides letters and digits that a plain label may run through: ``A, C``
+    plain_separators: str
+    # ``A and B`` / ``A or B`` list two labels (stepped over only between two labels)
+    connectors: bool
+    # ``$``, ``\(``, ``\boxed{``, ``\text{``, ... before the label are skipped
+    latex_wrappers: bool
+
+
+EVALSCOPE_RULES = {
+    "1.11.0": EvalscopeRule("1.11.0", ",，", " ,", connectors=False, latex_wrappers=False),
+    # 1.11.1: ``/`` and ``、`` separate labels; ``and``/``or`` between two labels
+    "1.11.1": EvalscopeRule("1.11.1", ",，/、", " ,/、", connectors=True, latex_wrappers=False),
+    # 1.13.0: a plain label also runs through a full-width comma
+    "1.13.0": EvalscopeRule("1.13.0", ",，/、", " ,，/、", connectors=True, latex_wrappers=False),
+    # 1.14.0: ``ANSWER: $\boxed{B}$`` reads as B
+    "1.14.0": EvalscopeRule("1.14.0", ",，/、", " ,，/、", connectors=True, latex_wrappers=True),
+}
+# Every release whose multi_choices.py was compared, and the rule it has (1.12.0 and
+# 1.14.1 change nothing in the single-answer parse).
+EVALSCOPE_RELEASES = {
+    "1.11.0": EVALSCOPE_RULES["1.11.0"],
+    "1.11.1": EVALSCOPE_RULES["1.11.1"],
+    "1.12.0": EVALSCOPE_RULES["1.11.1"],
+    "1.13.0": EVALSCOPE_RULES["1.13.0"],
+    "1.14.0": EVALSCOPE_RULES["1.14.0"],
+    "1.14.1": EVALSCOPE_RULES["1.14.0"],
+}
+EVALSCOPE_LATEST = "1.14.1"
+
+_EVALSCOPE_MARKER = re.compile(r"ANSWER\s*:\s*\**\s*", re.IGNORECASE)
 _EVALSCOPE_TOKEN = re.compile(r"[A-Za-z\d]+")
+_LATEX_COMMANDS = ("boxed", "fbox", "text", "textbf", "mathbf", "mathrm")
+# Any run of ``$``/``$$``, ``\(`` and ``\command{`` openers, each followed by optional space.
+_LATEX_WRAPPERS = re.compile(r"(?:(?:\$+|\\\(|\\(?:" + "|".join(_LATEX_COMMANDS) + r")\s*\{)\s*)*")
+_CONNECTORS = ("and", "or")
 
 
-def parse_evalscope_answer(reply: str, valid: Sequence[str]) -> ParsedLetter:
-    """evalscope's rule, for exact comparability with its published numbers.
+def _label_patterns(rule: EvalscopeRule) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    between = re.escape(rule.bracket_separators)
+    bracketed = re.compile(
+        rf"[\(\[（【]\s*([A-Za-z\d](?:\s*[{between}]\s*[A-Za-z\d])*)\s*[\)\]）】]"
+    )
+    plain = re.compile(rf"([A-Za-z\d][A-Za-z\d{re.escape(rule.plain_separators)}]*)")
+    return bracketed, plain
 
-    The last ``ANSWER:`` marker followed by a label made of valid letters
-    (bracketed or plain; letters are case-sensitive) gives the answer, which
-    counts only when it is a single valid letter. With no such marker, the
-    last capital letter of the whole reply is taken when it is valid (rule
-    ``last_capital``): ``The answer is B`` reads as B.
+
+_LABEL_PATTERNS = {since: _label_patterns(rule) for since, rule in EVALSCOPE_RULES.items()}
+
+
+def _leading_labels(capture: str, allowed: set[str], rule: EvalscopeRule) -> str:
+    """The start of ``capture`` up to the end of its last leading label token.
+
+    A token is a label when each of its characters is a valid letter (``AB``
+    counts: the multiple-answer form). The first other token ends the run,
+    except a connector between two labels when ``rule.connectors``.
     """
+    tokens = list(_EVALSCOPE_TOKEN.finditer(capture))
+
+    def is_label(word: str) -> bool:
+        return all(character in allowed for character in word)
+
+    end = 0
+    for position, token in enumerate(tokens):
+        word = token.group(0)
+        if is_label(word):
+            end = token.end()
+            continue
+        between_labels = (
+            end > 0 and position + 1 < len(tokens) and is_label(tokens[position + 1].group(0))
+        )
+        if rule.connectors and between_labels and word.lower() in _CONNECTORS:
+            continue
+        break
+    return capture[:end]
+
+
+def parse_evalscope_answer(
+    reply: str, valid: Sequence[str], release: str = EVALSCOPE_LATEST
+) -> ParsedLetter:
+    """evalscope's single-answer rule as of ``release`` (a key of ``EVALSCOPE_RELEASES``).
+
+    The last ``ANSWER:`` marker (any case, optionally bold) followed by a label
+    gives the answer: a bracketed label (``(A)``, ``[A]``, ``（A）``, ``【A】``)
+    or a plain one, whose leading valid letters (case-sensitive) are kept; it
+    counts only when that is a single valid letter (``ANSWER: A and B`` is no
+    answer), rule ``answer_marker``. With no labelled marker, the last capital
+    letter of the whole reply counts when it is valid (rule ``last_capital``):
+    ``The answer is B`` reads as B.
+    """
+    rule = EVALSCOPE_RELEASES[release]
+    bracketed, plain = _LABEL_PATTERNS[rule.since]
     allowed = set(valid)
     for marker in reversed(list(_EVALSCOPE_MARKER.finditer(reply))):
-        tail = reply[marker.end() :]
-        for label_pattern in (_EVALSCOPE_BRACKETED, _EVALSCOPE_PLAIN):
-            label = label_pattern.match(tail)
+        start = marker.end()
+        wrappers = _LATEX_WRAPPERS.match(reply, start) if rule.latex_wrappers else None
+        if wrappers is not None:
+            start = wrappers.end()
+        for pattern in (bracketed, plain):
+            label = pattern.match(reply, start)
             if label is None:
                 continue
-            end = 0
-            for token in _EVALSCOPE_TOKEN.finditer(label.group(1)):
-                word = token.group(0)
-                if word in allowed or set(word) <= allowed:
-                    end = token.end()
-                    continue
-                break
-            if end:
-                matched = label.group(1)[:end].strip().rstrip(".")
-                return ParsedLetter(matched, "answer_marker") if matched in allowed else UNPARSED
+            labels = _leading_labels(label.group(1), allowed, rule)
+            if labels:
+                answer = labels.strip().rstrip(".")
+                return ParsedLetter(answer, "answer_marker") if answer in allowed else UNPARSED
     for character in reversed(reply):
         if character.isupper():
             return ParsedLetter(character, "last_capital") if character in allowed else UNPARSED
@@ -164,6 +266,10 @@ LetterParser = Callable[[str, Sequence[str]], ParsedLetter]
 LETTER_PARSERS: dict[str, LetterParser] = {
     "answer_marker": parse_answer_marker,
     "evalscope": parse_evalscope_answer,
+    **{
+        f"evalscope_{release}": functools.partial(parse_evalscope_answer, release=release)
+        for release in EVALSCOPE_RELEASES
+    },
     "option_letter": lambda reply, valid: parse_option_letter(reply, valid, strict=False),
     "option_letter_strict": lambda reply, valid: parse_option_letter(reply, valid, strict=True),
 }

@@ -8,7 +8,7 @@ https://arxiv.org/abs/2209.09513
 Zero-shot multiple choice on ScienceQA (``derek-thomas/ScienceQA``): the
 question, its options lettered A, B, C, ... and, when the row has them, a
 text context (``hint``) and an image (sent before the text). The reply is
-scored with the rule of lmms-eval's ScienceQA task (EvolvingLMMs-Lab/lmms-eval
+scored with the rule of lmms-eval 0.7.3's ScienceQA task (EvolvingLMMs-Lab/lmms-eval
 ``lmms_eval/tasks/scienceqa/utils.py``, after LLaVA): the reply is the
 letter, or starts with ``X.``; rule-based, no LLM judge. By default the
 formats that rule misses but that name one option unambiguously are read too
@@ -20,9 +20,12 @@ by subject, context type and grade band.
 # all 4,241 test questions
 inspect eval benchmarks/scienceqa.py --model openai/gpt-4o-mini
 
-# the 2,017 test questions with an image, prompted and scored as lmms-eval's scienceqa_img
-inspect eval benchmarks/scienceqa.py --model openai/gpt-4o-mini -T subset=image \
-    -T prompt_format=lmms_eval -T strict_parse=true --temperature 0 --max-tokens 16
+# lmms-eval 0.7.3's scienceqa: its prompt, reply rule and generation settings
+inspect eval --run-config configs/scienceqa_lmms_eval.yaml --model openai/gpt-4o-mini
+
+# ... its scienceqa_img: the 2,017 test questions with an image
+inspect eval --run-config configs/scienceqa_lmms_eval.yaml --model openai/gpt-4o-mini \
+    -T subset=image
 """
 
 from __future__ import annotations
@@ -135,7 +138,7 @@ def scienceqa(
             letter, or starts with ``X.``); by default ``(B)``, ``B)``,
             ``Answer: B`` and ``The answer is B.`` are read too.
         prompt_format: ``default`` (``Question:``/``Options:`` with ``(A)``
-            options) or ``lmms_eval`` (lmms-eval's ``A.`` options and
+            options) or ``lmms_eval`` (lmms-eval 0.7.3's ``A.`` options and
             "Answer with the option's letter from the given choices directly.").
         image_format: ``png`` (lossless; an RGB PNG source is sent as is) or
             ``jpeg`` (quality 95).

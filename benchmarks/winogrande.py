@@ -4,16 +4,22 @@ WinoGrande: An Adversarial Winograd Schema Challenge at Scale
 Keisuke Sakaguchi, Ronan Le Bras, Chandra Bhagavatula, Yejin Choi
 https://arxiv.org/abs/1907.10641
 
-Two-choice fill-in-the-blank (``_``) questions, asked as evalscope's
+Two-choice fill-in-the-blank (``_``) questions, asked as evalscope 1.14.1's
 ``winogrande`` benchmark asks them (modelscope/evalscope,
-``evalscope/benchmarks/winogrande/winogrande_adapter.py``): 0-shot, one user
-message in evalscope's single-answer multiple-choice template
-(``evalscope/utils/multi_choices.py``), options lettered A/B, accuracy on the
-letter of the last ``ANSWER: X`` in the reply. Demonstrations, when asked for,
-are laid out as evalscope's multiple-choice adapter lays them out.
+``evalscope/benchmarks/winogrande/winogrande_adapter.py``; the same prompt
+since 1.11.0): 0-shot, one user message in evalscope's single-answer
+multiple-choice template (``evalscope/utils/multi_choices.py``), options
+lettered A/B, temperature 0. Accuracy is on the letter of the last
+``ANSWER: X`` in the reply; ``answer_parse="evalscope"`` reads replies as
+evalscope 1.14.1 does (``evalscope_<release>`` as an earlier release did).
+Demonstrations, when asked for, are laid out as evalscope's multiple-choice
+adapter lays them out.
 
 # 0-shot on the 1,267 validation questions
 inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini
+
+# evalscope 1.14.1's winogrande: prompt, reply parsing, generation settings
+inspect eval --run-config configs/winogrande_evalscope.yaml --model openai/gpt-4o-mini
 
 # 5-shot, demonstrations drawn from the winogrande_xl train split
 inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T shots=5
@@ -21,7 +27,7 @@ inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T shots=5
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import datasets
 from inspect_ai import Task, task
@@ -45,7 +51,17 @@ EVAL_SPLITS = ("validation", "train")
 FEWSHOT_SPLIT = "train"
 REQUIRED_COLUMNS = ("sentence", "option1", "option2", "answer")
 ANSWER_LETTERS = {"1": "A", "2": "B"}
-ANSWER_PARSES = ("answer_marker", "evalscope")
+AnswerParse = Literal[
+    "answer_marker",
+    "evalscope",
+    "evalscope_1.14.1",
+    "evalscope_1.14.0",
+    "evalscope_1.13.0",
+    "evalscope_1.12.0",
+    "evalscope_1.11.1",
+    "evalscope_1.11.0",
+]
+ANSWER_PARSES: tuple[str, ...] = get_args(AnswerParse)
 
 QUESTION_TEMPLATE = (
     "Answer the following multiple choice question. The entire content of your response "
@@ -67,7 +83,7 @@ def winogrande(
     eval_split: str = "validation",
     num_examples: int | None = None,
     fewshot_seed: int = 1234,
-    answer_parse: Literal["answer_marker", "evalscope"] = "answer_marker",
+    answer_parse: AnswerParse = "answer_marker",
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
     bundled_sample: bool = False,
@@ -85,9 +101,11 @@ def winogrande(
             ``--limit``, rows past it are never built.
         fewshot_seed: Seed of the demonstration draws.
         answer_parse: ``answer_marker`` reads the last ``ANSWER: X`` only (a
-            reply without one is a parse failure); ``evalscope`` is evalscope's
-            rule to the letter (case-sensitive letter, falling back to the
-            last capital letter of the reply).
+            reply without one is a parse failure); ``evalscope`` is evalscope
+            1.14.1's rule (case-sensitive letter, ``A/B`` or ``A and B`` is no
+            answer, ``$\\boxed{B}$`` is B, falling back to the last capital
+            letter of the reply); ``evalscope_<release>`` is the rule of that
+            release (1.11.0, 1.11.1, 1.12.0, 1.13.0, 1.14.0 or 1.14.1).
         dataset_path: Hub id, local snapshot folder or local data file.
         data_files: Local file for ``eval_split``, or mapping split -> file
             (with ``shots`` > 0 the mapping needs a ``train`` entry).
@@ -143,7 +161,7 @@ def winogrande(
         # evalscope's default for API models; greedy decoding for local checkpoints.
         config=GenerateConfig(temperature=0.0),
         metadata={"shots": shots, "dataset_config": dataset_config},
-        version="1.0.0",
+        version="1.1.0",
     )
 
 

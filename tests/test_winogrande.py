@@ -16,7 +16,7 @@ from inspect_ai import eval
 from inspect_ai.model import ChatMessage
 
 from benchmarks.loading import DataError, DataUnavailableError
-from benchmarks.mcq import parse_answer_marker, parse_evalscope_answer
+from benchmarks.mcq import parse_answer_marker
 from benchmarks.winogrande import winogrande
 from tests.scripted import last_user_text, replies_by_prompt, scripted_model
 
@@ -226,43 +226,6 @@ def test_parse_answer_marker_table(reply: str, letter: str | None) -> None:
     assert parsed.rule == ("answer_marker" if letter else "none")
 
 
-# evalscope's rule on the same replies: letters are case-sensitive, and without a
-# usable marker the last capital letter of the reply counts.
-EVALSCOPE_TABLE = [
-    ("ANSWER: B", "B", "answer_marker"),
-    ("answer: b", None, "none"),
-    ("ANSWER: (A)", "A", "answer_marker"),
-    ("ANSWER: A\nANSWER: B", "B", "answer_marker"),
-    ("The answer is B", "B", "last_capital"),
-    ("", None, "none"),
-    ("ANSWER: C", None, "none"),
-    ("ANSWER: B, not C", "B", "answer_marker"),
-    ("ANSWER: [LETTER]\nI think A", "A", "last_capital"),
-    ("ANSWER: AB", None, "none"),
-    ("B", "B", "last_capital"),
-]
-
-
-@pytest.mark.parametrize(("reply", "letter", "rule"), EVALSCOPE_TABLE)
-def test_parse_evalscope_table(reply: str, letter: str | None, rule: str) -> None:
-    assert parse_evalscope_answer(reply, ["A", "B"]) == (letter, rule)
-
-
-def test_evalscope_parse_end_to_end(tmp_path: Path) -> None:
-    replies = {0: "The answer is B", 1: "answer: a"}  # targets B, A
-    model = replies_by_prompt(lambda prompt: replies[0] if "easier" in prompt else replies[1])
-    [log] = eval(
-        winogrande(data_files=str(FIXTURES / "validation.jsonl"), answer_parse="evalscope"),
-        model=model,
-        limit=2,
-        log_dir=str(tmp_path),
-        display="none",
-    )
-    assert log.results is not None
-    metrics = log.results.scores[0].metrics
-    assert (metrics["accuracy"].value, metrics["parse_failure_rate"].value) == (0.5, 0.5)
-
-
 # The reply table run end-to-end: (reply, parsed letter, correct?) per row of
 # the 8-row file built from the fixtures (targets B A B A B A B A).
 END_TO_END = [
@@ -351,7 +314,9 @@ def test_one_user_message_and_temperature_zero(tmp_path: Path) -> None:
         ({"shots": "5"}, "winogrande: shots must be a non-negative integer, got '5'."),
         (
             {"answer_parse": "lenient"},
-            "winogrande: unknown answer_parse 'lenient'; choose one of answer_marker, evalscope.",
+            "winogrande: unknown answer_parse 'lenient'; choose one of answer_marker, evalscope, "
+            "evalscope_1.14.1, evalscope_1.14.0, evalscope_1.13.0, evalscope_1.12.0, "
+            "evalscope_1.11.1, evalscope_1.11.0.",
         ),
         (
             {"dataset_config": "xl"},

@@ -1,0 +1,265 @@
+"""lmms-eval's scienceqa against ours, question by question, on 50 real test rows.
+
+lmms-eval 0.7.3 needs torch, so it is not installed: its wheel is downloaded and its
+task folder (``lmms_eval/tasks/scienceqa/utils.py``, ``scienceqa.yaml``) is run as is in
+a small venv holding what that code touches (``datasets`` to read the rows the way
+lmms-eval's loader hands them over, as PIL images; ``utils.py`` imports nothing).
+Ours is the task built from the arguments of ``configs/scienceqa_lmms_eval.yaml``.
+Compared per question: the prompt text (``sqa_doc_to_text`` with the yaml's default
+``lmms_eval_specific_kwargs``), the image pixels (``sqa_doc_to_visual`` against the image
+we send, both decoded to RGB), and for each reply of ``replies_for`` the verdict
+(``sqa_process_results`` against the task's own scorer). The config's generation
+settings are checked against the yaml's ``generation_kwargs``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import json
+import os
+import subprocess
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+from inspect_ai.dataset import Sample
+from inspect_ai.model import ChatMessageUser, ContentImage, ContentText, ModelName, ModelOutput
+from inspect_ai.scorer import Target
+from inspect_ai.solver import TaskState
+from PIL import Image
+
+from benchmarks.scienceqa import scienceqa
+from tests.peers.peer_env import ROOT, PeerResult, downloaded_wheel, peer_python, record
+
+VERSION = "0.7.3"
+FIXTURE = ROOT / "tests" / "fixtures" / "scienceqa" / "test_slice.hf.parquet"
+CONFIG = ROOT / "configs" / "scienceqa_lmms_eval.yaml"
+TASK_FILES = ("utils.py", "scienceqa.yaml", "scienceqa_img.yaml")
+# What lmms_eval/tasks/scienceqa/utils.py needs: rows decoded as lmms-eval's loader
+# (datasets) decodes them, images as PIL images.
+PEER_REQUIREMENTS = ["datasets==5.2.0", "pillow==13.0.0"]
+
+
+def replies_for(target: str, wrong: str, choice: str) -> list[str]:
+    """Replies naming the target in the shapes models use, and a few that do not."""
+    return [
+        target,
+        f" {target}",
+        f"{target}\n",
+        target.lower(),
+        f"{target}.",
+        f"{target}. {choice}",
+        f"{target.lower()}. {choice}",
+        f"({target})",
+        f"{target})",
+        f"The answer is {target}",
+        f"Answer: {target}",
+        f"**{target}**",
+        "",
+        wrong,
+        f"{wrong}. {choice}",
+        f"{target}{wrong}",
+    ]
+
+
+class FunctionTag(yaml.SafeLoader):
+    """Reads lmms-eval's task yaml: ``!function utils.name`` stays the string ``utils.name``."""
+
+
+FunctionTag.add_constructor("!function", lambda loader, node: loader.construct_scalar(node))
+
+
+def lmms_eval_task_folder(tmp_path: Path) -> Path:
+    wheel = downloaded_wheel(f"lmms-eval=={VERSION}")
+    folder = tmp_path / "scienceqa"
+    folder.mkdir()
+    with zipfile.ZipFile(wheel) as archive:
+        for name in TASK_FILES:
+            (folder / name).write_bytes(archive.read(f"lmms_eval/tasks/scienceqa/{name}"))
+    return folder
+
+
+RUN_LMMS_EVAL = """
+import importlib.util, json, sys
+import datasets
+
+utils_path, rows_path, out_dir, request = sys.argv[1], sys.argv[2], sys.argv[3], sys.stdin.read()
+kwargs, replies = json.loads(request)
+spec = importlib.util.spec_from_file_location("sqa_utils", utils_path)
+utils = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(utils)
+docs = datasets.load_dataset("parquet", data_files=rows_path, split="train")
+results = []
+for position, doc in enumerate(docs):
+    images = []
+    for number, image in enumerate(utils.sqa_doc_to_visual(doc)):
+        path = f"{out_dir}/{position}_{number}.rgb"
+        with open(path, "wb") as file:
+            file.write(image.tobytes())
+        images.append({"mode": image.mode, "size": list(image.size), "pixels": path})
+    results.append({
+        "text": utils.sqa_doc_to_text(doc, kwargs),
+        "target": utils.sqa_doc_to_target(doc),
+        "images": images,
+        "verdicts": [
+            utils.sqa_process_results(doc, [reply])["exact_match"] for reply in replies[position]
+        ],
+    })
+print(json.dumps(results))
+"""
+
+
+def run_lmms_eval(
+    folder: Path, kwargs: dict[str, Any], replies: list[list[str]], out_dir: Path
+) -> list[dict[str, Any]]:
+    python = peer_python("lmms-eval-scienceqa", PEER_REQUIREMENTS)
+    out_dir.mkdir()
+    done = subprocess.run(
+        [str(python), "-c", RUN_LMMS_EVAL, str(folder / "utils.py"), str(FIXTURE), str(out_dir)],
+        input=json.dumps([kwargs, replies]),
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env={
+            **os.environ,
+            "HF_DATASETS_OFFLINE": "1",
+            "HF_HUB_OFFLINE": "1",
+            "HF_DATASETS_CACHE": str(out_dir / "datasets_cache"),
+        },
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    results: list[dict[str, Any]] = json.loads(done.stdout)
+    return results
+
+
+def split_input(sample: Sample) -> tuple[str, list[ContentImage]]:
+    """The prompt text and the images (in message order) of one of our samples."""
+    if isinstance(sample.input, str):
+        return sample.input, []
+    [message] = sample.input
+    assert isinstance(message, ChatMessageUser) and not isinstance(message.content, str)
+    parts = message.content
+    # lmms-eval puts the visuals first, then the text, in one user turn
+    assert isinstance(parts[-1], ContentText)
+    assert all(isinstance(part, ContentImage) for part in parts[:-1])
+    return parts[-1].text, [part for part in parts[:-1] if isinstance(part, ContentImage)]
+
+
+def rgb(image: ContentImage) -> Image.Image:
+    """An image we send, decoded and converted to RGB (a data URI or a file)."""
+    source = image.image
+    if source.startswith("data:"):
+        data = base64.b64decode(source.split(",", 1)[1])
+    else:
+        data = Path(source.removeprefix("file://")).read_bytes()
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def same_pixels(ours: list[ContentImage], theirs: list[dict[str, Any]]) -> list[bool]:
+    """Per image, whether ours decodes to lmms-eval's RGB pixels (False where one is missing)."""
+    checks = []
+    for index in range(max(len(ours), len(theirs))):
+        if index >= len(ours) or index >= len(theirs):
+            checks.append(False)
+            continue
+        decoded, their = rgb(ours[index]), theirs[index]
+        checks.append(
+            their["mode"] == "RGB"
+            and list(decoded.size) == their["size"]
+            and decoded.tobytes() == Path(their["pixels"]).read_bytes()
+        )
+    return checks
+
+
+def our_verdicts(task_scorer: Any, sample: Sample, replies: list[str]) -> list[float]:
+    """The task's own scorer on each reply, as 1.0 (correct) or 0.0."""
+
+    async def score(reply: str) -> float:
+        state = TaskState(
+            model=ModelName("openai-api/loopback/scripted"),
+            sample_id=str(sample.id),
+            epoch=1,
+            input=sample.input,
+            messages=[],
+            target=Target(sample.target),
+            choices=sample.choices,
+            output=ModelOutput.from_content("scripted", reply),
+        )
+        result = await task_scorer(state, Target(sample.target))
+        return 1.0 if result.value == "C" else 0.0
+
+    async def all_replies() -> list[float]:
+        return [await score(reply) for reply in replies]
+
+    return asyncio.run(all_replies())
+
+
+def test_config_generation_settings_are_lmms_evals(tmp_path: Path) -> None:
+    reference = yaml.load(
+        (lmms_eval_task_folder(tmp_path) / "scienceqa.yaml").read_text(), Loader=FunctionTag
+    )
+    config = yaml.safe_load(CONFIG.read_text())
+    generation = reference["generation_kwargs"]
+    assert generation == {"max_new_tokens": 16, "temperature": 0, "do_sample": False}
+    assert config["generate_config"]["max_tokens"] == generation["max_new_tokens"]
+    assert config["generate_config"]["temperature"] == generation["temperature"]
+    # lmms-eval adds until=["\n\n"] (its default few-shot delimiter), which its API
+    # model (models/chat/openai.py) does not send; the config sends no stop sequence.
+    assert "stop_seqs" not in config["generate_config"]
+    assert reference["dataset_path"] == "lmms-lab-encoder/ScienceQA"
+    assert reference["dataset_name"] == "ScienceQA-FULL"
+    assert config["task"]["args"] == {"prompt_format": "lmms_eval", "strict_parse": True}
+
+
+def test_scienceqa_against_lmms_eval(tmp_path: Path) -> None:
+    folder = lmms_eval_task_folder(tmp_path)
+    reference = yaml.load((folder / "scienceqa.yaml").read_text(), Loader=FunctionTag)
+    kwargs = reference["lmms_eval_specific_kwargs"]["default"]
+    task_args = yaml.safe_load(CONFIG.read_text())["task"]["args"]
+    task = scienceqa(**task_args, data_files=str(FIXTURE))
+    [task_scorer] = task.scorer or []
+    samples = list(task.dataset)
+
+    replies = []
+    for sample in samples:
+        assert isinstance(sample.target, str) and sample.choices is not None
+        wrong = "A" if sample.target != "A" else "B"
+        choice = sample.choices[ord(sample.target) - ord("A")]
+        replies.append(replies_for(sample.target, wrong, choice))
+    theirs = run_lmms_eval(folder, kwargs, replies, tmp_path / "pixels")
+    assert len(theirs) == len(samples) == 50
+
+    same_prompt, same_verdicts, pixel_checks, verdict_checks = [], [], [], []
+    differences: list[Any] = []
+    for position, (sample, peer) in enumerate(zip(samples, theirs, strict=True)):
+        text, our_images = split_input(sample)
+        pixels = same_pixels(our_images, peer["images"])
+        pixel_checks.extend(pixels)
+        if text == peer["text"] and all(pixels) and sample.target == peer["target"]:
+            same_prompt.append(position)
+        else:
+            differences.append((position, text, peer["text"], pixels))
+        ours = our_verdicts(task_scorer, sample, replies[position])
+        verdict_checks.extend(a == b for a, b in zip(ours, peer["verdicts"], strict=True))
+        if ours == peer["verdicts"]:
+            same_verdicts.append(position)
+        else:
+            differences.append((position, replies[position], ours, peer["verdicts"]))
+    record(
+        PeerResult(
+            peer="lmms-eval scienceqa",
+            version=VERSION,
+            rows=len(samples),
+            prompts_identical=len(same_prompt),
+            verdicts_identical=len(same_verdicts),
+            notes=f"images {sum(pixel_checks)}/{len(pixel_checks)} same pixels; verdicts "
+            f"{sum(verdict_checks)}/{len(verdict_checks)} over {len(replies[0])} replies each",
+        )
+    )
+    assert differences == []
+    assert len(pixel_checks) == 24 == sum((s.metadata or {})["has_image"] for s in samples)
+    # the replies are not all read alike: lmms-eval strips and ignores case, nothing more
+    assert theirs[0]["verdicts"] == [1.0] * 6 + [0.0] * 10
