@@ -31,8 +31,8 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from benchmarks.sample_data import bundled_data_files
+from tests.inspect_cli import inspect_cli
 from tests.loopback_server import Fault, LoopbackServer, user_text
-from tests.test_registry import inspect_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,15 +11,11 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 
+from tests.inspect_cli import inspect_cli
 from tests.scripted import replies_by_prompt
 
 ROOT = Path(__file__).parents[1]
 TASKS = ("scienceqa", "simpleqa", "simpleqa_verified", "triviaqa", "winogrande")
-
-
-def inspect_cli() -> str:
-    sibling = Path(sys.executable).with_name("inspect")
-    return str(sibling) if sibling.exists() else (shutil.which("inspect") or "inspect")
 
 
 def test_inspect_lists_the_four_tasks_with_descriptions() -> None:

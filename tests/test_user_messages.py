@@ -21,7 +21,7 @@ from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
 from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
-from tests.test_registry import inspect_cli
+from tests.inspect_cli import inspect_cli
 
 ROOT = Path(__file__).parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
