@@ -246,24 +246,11 @@ def run_simple_evals(base_url: str, out: Path) -> dict[str, Any]:
 
 def run_ours(base_url: str, log_dir: Path) -> EvalLog:
     inspect = Path(sys.executable).with_name("inspect")
-    # The file's own grader (openai/...) is built when the file is read, before the
-    # command line's --model-role replaces it: give its client the loopback too.
-    env = {
-        **os.environ,
-        "LOOPBACK_BASE_URL": base_url,
-        "LOOPBACK_API_KEY": "loopback",
-        "OPENAI_BASE_URL": base_url,
-        "OPENAI_API_KEY": "loopback",
-    }
+    env = {**os.environ, "LOOPBACK_BASE_URL": base_url, "LOOPBACK_API_KEY": "loopback"}
     done = subprocess.run(
         [
             str(inspect),
             "eval",
-            # The file's task, named by its path: under an editable install of the
-            # distribution inspect-reference-benchmarks, inspect_ai 0.3.285 does not
-            # resolve the registry name benchmarks/simpleqa (it looks for a
-            # distribution named like the import package, "benchmarks").
-            "benchmarks/simpleqa.py",
             "--run-config",
             str(CONFIG),
             "--model",

@@ -1,0 +1,85 @@
+"""Every reference configuration in configs/ loads as ``inspect eval --run-config`` loads it,
+carries the long-run options, runs offline, and is listed in the README.
+
+What each configuration reproduces is proven by the peer tests (tests/peers/), which
+run these same files against the references' own code.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from inspect_ai._cli.eval import parse_run_config
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+from tests.inspect_cli import inspect_cli
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
+TASKS = {"scienceqa", "simpleqa", "simpleqa_verified", "triviaqa", "winogrande"}
+
+
+def test_there_is_a_configuration_per_reference_profile() -> None:
+    assert [config.name for config in CONFIGS] == [
+        "scienceqa_lmms_eval.yaml",
+        "simpleqa_simple_evals.yaml",
+        "simpleqa_verified_starter.yaml",
+        "triviaqa_lm_eval.yaml",
+        "winogrande_evalscope.yaml",
+    ]
+
+
+def test_the_readme_lists_every_configuration() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = re.findall(r"\]\((configs/[\w.]+\.yaml)\)", readme)
+    assert sorted(set(listed)) == [f"configs/{config.name}" for config in CONFIGS]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda path: path.stem)
+def test_the_configuration_loads_as_the_cli_loads_it(config: Path) -> None:
+    params = parse_run_config(str(config))
+    assert params["tasks"].removeprefix("benchmarks/") in TASKS
+    assert params["retry_on_error"] == 3
+    assert params["attempt_timeout"] == 300
+    # the file says what it reproduces and how to run it
+    header = config.read_text(encoding="utf-8").split("\ntask:")[0]
+    assert "inspect eval --run-config configs/" in header
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda path: path.stem)
+def test_the_configuration_runs_offline_on_the_bundled_sample(
+    config: Path, tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [
+            inspect_cli(),
+            "eval",
+            "--run-config",
+            str(config.relative_to(ROOT)),
+            "--model",
+            "benchmarks/oracle",
+            "--model-role",
+            "grader=benchmarks/oracle",
+            "-T",
+            "bundled_sample=true",
+            "--log-dir",
+            str(tmp_path),
+            "--display",
+            "none",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    [log_file] = list_eval_logs(str(tmp_path))
+    log = read_eval_log(log_file)
+    assert log.status == "success"
+    assert log.results is not None
+    first = log.results.scores[0].metrics
+    headline = first["correct"] if "correct" in first else first["accuracy"]
+    assert headline.value == 1.0
