@@ -211,21 +211,25 @@ def bootstrap_statistics(
     quantity. A resample draws n row indices with replacement; since every
     statistic here is a function of column sums, each resample is represented
     by its row counts and its sums are ``counts @ values`` (one matrix product
-    per block). Blocks bound memory to ``BOOTSTRAP_BLOCK_CELLS`` counts.
+    per block of resamples). Blocks bound memory to ``BOOTSTRAP_BLOCK_CELLS``
+    counts (32 MB).
     Returns (resamples, m).
     """
     n = values.shape[0]
     if n == 0:
         raise ValueError("cannot bootstrap an empty sample.")
     block = max(1, BOOTSTRAP_BLOCK_CELLS // n)
+    # Narrow indices draw twice as fast; bincount per row beats one offset bincount
+    # over the block (no 64-bit offset array), measured in bench/compare_speed.py.
+    index_type = np.uint16 if n <= np.iinfo(np.uint16).max + 1 else np.int64
     results: list[FloatArray] = []
     for start in range(0, resamples, block):
         rows = min(block, resamples - start)
-        indices = rng.integers(0, n, size=(rows, n))
-        # Row r's indices shifted into [r n, (r + 1) n): one bincount counts every row.
-        indices += np.arange(rows)[:, None] * n
-        counts = np.bincount(indices.ravel(), minlength=rows * n).reshape(rows, n)
-        results.append(statistic(counts.astype(np.float64) @ values, n))
+        indices = rng.integers(0, n, size=(rows, n), dtype=index_type)
+        counts = np.empty((rows, n), dtype=np.float64)
+        for row in range(rows):
+            counts[row] = np.bincount(indices[row], minlength=n)
+        results.append(statistic(counts @ values, n))
     return np.concatenate(results)
 
 

@@ -29,6 +29,7 @@ from benchmarks.compare.tasks import Metric, TaskScores
 from benchmarks.statistics import (
     CONFIDENCE,
     FloatArray,
+    Interval,
     SumsStatistic,
     bootstrap_p_value,
     bootstrap_statistics,
@@ -43,6 +44,8 @@ DEFAULT_RESAMPLES = 10_000
 DEFAULT_SEED = 20240607
 MIN_GROUP_QUESTIONS = 30
 MIN_DISCORDANT_PAIRS = 10
+# One question resampled is always itself: no spread to estimate.
+MIN_BOOTSTRAP_QUESTIONS = 2
 OVERALL = "overall"
 ALL = "all"
 
@@ -115,6 +118,13 @@ def differences_statistic(spec: TaskScores, metrics: list[Metric], width: int) -
     return statistic
 
 
+def bootstrap_interval(draws: FloatArray, n: int, settings: Settings) -> Interval:
+    """The percentile interval; undefined for one question, whose resamples are all alike."""
+    if n < MIN_BOOTSTRAP_QUESTIONS:
+        return Interval(math.nan, math.nan)
+    return percentile_interval(draws, settings.confidence)
+
+
 def is_binary(column: FloatArray) -> bool:
     return bool(np.all((column == 0) | (column == 1)))
 
@@ -155,7 +165,7 @@ def describe(
                 settings.rng(group.breakdown, group.category),
             )
             for index, metric in enumerate(bootstrapped):
-                intervals[metric.name] = percentile_interval(draws[:, index], settings.confidence)
+                intervals[metric.name] = bootstrap_interval(draws[:, index], n, settings)
         for metric in group.metrics:
             column = binary_column(spec, metric, part)
             if column is not None:
@@ -218,11 +228,13 @@ def compare(
             else:
                 assert draws is not None
                 index = bootstrapped.index(metric)
-                interval = percentile_interval(draws[:, index], settings.confidence)
+                interval = bootstrap_interval(draws[:, index], n, settings)
                 row.update(
                     ci_low=interval.low,
                     ci_high=interval.high,
-                    p_value=bootstrap_p_value(value_b - value_a, draws[:, index]),
+                    p_value=bootstrap_p_value(value_b - value_a, draws[:, index])
+                    if n >= MIN_BOOTSTRAP_QUESTIONS
+                    else math.nan,
                     method=BOOTSTRAP,
                     baseline_only=None,
                     candidate_only=None,

@@ -224,15 +224,14 @@ def table_notes(log: TaskLog, table: ScoreTable) -> list[str]:
 
 
 def log_labels(runs: list[dict[str, TaskLog]]) -> dict[str, str]:
-    """A label per log: its model, or model and file name when a model appears twice."""
+    """A label per log: its model, or model and file name when two logs of a task share a model."""
+    paths_of: dict[tuple[str, str], set[str]] = {}
     logs = [log for run in runs for log in run.values()]
-    models_by_task: dict[tuple[str, str], int] = {}
     for log in logs:
-        key = (log.task, log.model)
-        models_by_task[key] = models_by_task.get(key, 0) + 1
+        paths_of.setdefault((log.task, log.model), set()).add(log.path)
     return {
         log.path: log.model
-        if models_by_task[(log.task, log.model)] == 1
+        if len(paths_of[(log.task, log.model)]) == 1
         else f"{log.model} [{Path(display_path(log.path)).name}]"
         for log in logs
     }

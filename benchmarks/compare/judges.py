@@ -40,7 +40,7 @@ from benchmarks.compare.logs import (
     check_same_questions,
     display_path,
     logs_by_task,
-    read_samples,
+    read_full_samples,
     score_table,
     scorer_names,
 )
@@ -166,7 +166,7 @@ def collect_gradings(arguments: list[str], scorer: str | None) -> list[Grading]:
         if len(graded) > 1:
             raise CompareError(f"{argument}: holds logs of several graded tasks; pass one log.")
         log = graded[0]
-        samples = read_samples(log)
+        samples = read_full_samples(log)
         base = scorer or log.scores.scorer
         # Inspect appends re-gradings as <scorer>1, <scorer>2, ... (unique_scorer_name).
         names = [n for n in scorer_names(samples) if re.fullmatch(re.escape(base) + r"\d*", n)]

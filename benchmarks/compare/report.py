@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from benchmarks.compare.judges import JudgeAgreement
 
 FORMATS = ("text", "markdown", "json", "csv")
+WIDTH = 100
 GROUP_WIDTH = 26
 FLAG = "!"
 LEGEND = (
@@ -34,6 +36,12 @@ def number(value: Any, digits: int = 3, sign: bool = False) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
     return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+
+
+def interval_text(low: Any, high: Any, sign: bool = False) -> str:
+    if _missing(low) or _missing(high):
+        return "-"
+    return f"[{number(low, sign=sign)}, {number(high, sign=sign)}]"
 
 
 def p_text(value: Any) -> str:
@@ -85,7 +93,7 @@ def comparison_text(frame: pd.DataFrame) -> list[str]:
                     number(r["baseline_value"]),
                     number(r["candidate_value"]),
                     number(r["difference"], sign=True),
-                    f"[{number(r['ci_low'], sign=True)}, {number(r['ci_high'], sign=True)}]",
+                    interval_text(r["ci_low"], r["ci_high"], sign=True),
                     p_text(r["p_value"]),
                     p_text(r["p_holm"]),
                     discordant(r),
@@ -124,7 +132,7 @@ def description_text(frame: pd.DataFrame) -> list[str]:
                     "  " + group_label(r),
                     str(r["n"]),
                     number(r["value"]),
-                    f"[{number(r['ci_low'])}, {number(r['ci_high'])}]",
+                    interval_text(r["ci_low"], r["ci_high"]),
                     FLAG if r["warning"] else "",
                 ]
                 for r in records
@@ -148,10 +156,20 @@ def render(frame: pd.DataFrame, kind: str, fmt: str) -> str:
     text: Callable[[pd.DataFrame], list[str]] = (
         comparison_text if kind == "compare" else description_text
     )
-    lines = [*notes, *text(frame), "", METHOD_NOTES[kind]]
+    prose = [*notes, *text(frame), "", METHOD_NOTES[kind]]
     if frame["warning"].astype(bool).any():
-        lines.append(LEGEND)
-    return "\n".join(lines).lstrip("\n") + "\n"
+        prose.append(LEGEND)
+    return "\n".join(wrapped(prose)).lstrip("\n") + "\n"
+
+
+def wrapped(lines: list[str]) -> list[str]:
+    """Lines longer than ``WIDTH`` (notes naming long log files) folded at spaces."""
+    out: list[str] = []
+    for line in lines:
+        out.extend(
+            textwrap.wrap(line, WIDTH, subsequent_indent="  ") if len(line) > WIDTH else [line]
+        )
+    return out
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -251,7 +269,7 @@ def judges_render(result: JudgeAgreement, fmt: str) -> str:
         ]
         lines += aligned(["id", "epoch", "grades", "answer", "target"], rows, left=5)
     lines += ["", METHOD_NOTES["compare"]]
-    return "\n".join(lines).lstrip("\n") + "\n"
+    return "\n".join(wrapped(lines)).lstrip("\n") + "\n"
 
 
 def _short(text: Any, width: int) -> str:
