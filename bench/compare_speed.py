@@ -99,6 +99,8 @@ def write_log(
         base.model_copy(
             update={
                 "id": f"q{index}",
+                # Inspect tells samples apart by uuid (samples_df drops repeats).
+                "uuid": f"{path.stem}-{index}",
                 "metadata": metadata(index),
                 "scores": {scorer_name: Score(value=value, answer="Answer")},
             }

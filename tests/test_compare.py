@@ -419,3 +419,18 @@ def test_cli_errors_are_one_line_without_traceback(runs: dict[str, Path], tmp_pa
     assert result.stdout == ""
     bad = cli(log_of(runs["careful"], "triviaqa"), "--resamples", "0")
     assert bad.returncode == 2 and "must be a positive integer, got '0'" in bad.stderr
+
+
+def test_missing_optional_packages_name_their_extra(monkeypatch: pytest.MonkeyPatch, runs) -> None:
+    from benchmarks.compare.api import pandas
+    from benchmarks.compare.plot import forest_plot
+
+    frame = describe_logs(log_of(runs["careful"], "winogrande"), settings=FAST)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    with pytest.raises(CompareError) as plot_error:
+        forest_plot(frame, "unused.png", kind="describe")
+    assert str(plot_error.value) == 'the forest plot needs matplotlib: pip install -e ".[plots]"'
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(CompareError) as pandas_error:
+        pandas()
+    assert str(pandas_error.value) == 'benchmarks.compare needs pandas: pip install -e ".[compare]"'

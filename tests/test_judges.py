@@ -19,8 +19,7 @@ from inspect_ai import eval, score
 from inspect_ai.log import EvalLog, write_eval_log
 from inspect_ai.model import ChatMessage
 
-from benchmarks.compare import CompareError, Settings
-from benchmarks.compare.judges import judge_agreement
+from benchmarks.compare import CompareError, Settings, judge_agreement
 from benchmarks.compare.tasks import GRADE_OF_VALUE_KEY
 from benchmarks.simpleqa import GRADE_VALUE_KEYS, simpleqa, simpleqa_scorer
 from benchmarks.statistics import fleiss_kappa

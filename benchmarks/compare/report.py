@@ -6,6 +6,7 @@ import json
 import math
 import textwrap
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.compare.analysis import ALL, NEWCOMBE_MCNEMAR, OVERALL
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 FORMATS = ("text", "markdown", "json", "csv")
 WIDTH = 100
-GROUP_WIDTH = 26
+GROUP_WIDTH = 32
 FLAG = "!"
 LEGEND = (
     f"{FLAG} too few to tell: fewer than 30 questions, or fewer than 10 discordant pairs "
@@ -78,31 +79,54 @@ def sections(frame: pd.DataFrame, keys: list[str]) -> list[tuple[tuple[Any, ...]
     ]
 
 
-def comparison_text(frame: pd.DataFrame) -> list[str]:
+@dataclass(frozen=True)
+class Layout:
+    """How one kind of result prints: a section per run, a table per metric, a row per group."""
+
+    run_keys: tuple[str, ...]
+    title: Callable[[tuple[Any, ...]], str]
+    kind: Callable[[dict[str, Any]], str]
+    headers: tuple[str, ...]
+    cells: Callable[[dict[str, Any]], list[str]]
+
+
+COMPARISON = Layout(
+    run_keys=("task", "baseline", "candidate"),
+    title=lambda key: f"== {key[0]}: {key[2]} vs {key[1]} (baseline) ==",
+    kind=lambda r: "proportion" if r["method"] == NEWCOMBE_MCNEMAR else "bootstrap",
+    headers=("n", "base", "cand", "diff", "95% CI", "p", "p Holm", "b/c"),
+    cells=lambda r: [
+        str(r["n"]),
+        number(r["baseline_value"]),
+        number(r["candidate_value"]),
+        number(r["difference"], sign=True),
+        interval_text(r["ci_low"], r["ci_high"], sign=True),
+        p_text(r["p_value"]),
+        p_text(r["p_holm"]),
+        discordant(r),
+    ],
+)
+DESCRIPTION = Layout(
+    run_keys=("task", "log", "model"),
+    title=lambda key: f"== {key[0]}: {key[2]} ({key[1]}) ==",
+    kind=lambda r: str(r["method"]),
+    headers=("n", "value", "95% CI"),
+    cells=lambda r: [str(r["n"]), number(r["value"]), interval_text(r["ci_low"], r["ci_high"])],
+)
+
+
+def tables_text(frame: pd.DataFrame, layout: Layout) -> list[str]:
     lines: list[str] = []
-    for (task, baseline, candidate), part in sections(frame, ["task", "baseline", "candidate"]):
-        lines += ["", f"== {task}: {candidate} vs {baseline} (baseline) =="]
+    for key, part in sections(frame, list(layout.run_keys)):
+        lines += ["", layout.title(key)]
         for (metric,), rows in sections(part, ["metric"]):
             records = rows.to_dict("records")
-            kind = "proportion" if records[0]["method"] == NEWCOMBE_MCNEMAR else "bootstrap"
-            lines += ["", f"{metric} ({kind})"]
+            lines += ["", f"{metric} ({layout.kind(records[0])})"]
             table = [
-                [
-                    "  " + group_label(r),
-                    str(r["n"]),
-                    number(r["baseline_value"]),
-                    number(r["candidate_value"]),
-                    number(r["difference"], sign=True),
-                    interval_text(r["ci_low"], r["ci_high"], sign=True),
-                    p_text(r["p_value"]),
-                    p_text(r["p_holm"]),
-                    discordant(r),
-                    FLAG if r["warning"] else "",
-                ]
+                ["  " + group_label(r), *layout.cells(r), FLAG if r["warning"] else ""]
                 for r in records
             ]
-            headers = ["  group", "n", "base", "cand", "diff", "95% CI", "p", "p Holm", "b/c", ""]
-            lines += aligned(headers, table)
+            lines += aligned(["  group", *layout.headers, ""], table)
     return lines
 
 
@@ -120,27 +144,6 @@ def _missing(value: Any) -> bool:
         return True
 
 
-def description_text(frame: pd.DataFrame) -> list[str]:
-    lines: list[str] = []
-    for (task, log, model), part in sections(frame, ["task", "log", "model"]):
-        lines += ["", f"== {task}: {model} ({log}) =="]
-        for (metric,), rows in sections(part, ["metric"]):
-            records = rows.to_dict("records")
-            lines += ["", f"{metric} ({records[0]['method']})"]
-            table = [
-                [
-                    "  " + group_label(r),
-                    str(r["n"]),
-                    number(r["value"]),
-                    interval_text(r["ci_low"], r["ci_high"]),
-                    FLAG if r["warning"] else "",
-                ]
-                for r in records
-            ]
-            lines += aligned(["  group", "n", "value", "95% CI", ""], table)
-    return lines
-
-
 def render(frame: pd.DataFrame, kind: str, fmt: str) -> str:
     """A comparison (kind ``compare``) or a description (``describe``) in format ``fmt``."""
     notes: list[str] = list(frame.attrs.get("notes", []))
@@ -153,10 +156,8 @@ def render(frame: pd.DataFrame, kind: str, fmt: str) -> str:
     if fmt == "markdown":
         body = [markdown_table(frame)]
         return "\n\n".join([*body, *(f"- {note}" for note in notes), METHOD_NOTES[kind]]) + "\n"
-    text: Callable[[pd.DataFrame], list[str]] = (
-        comparison_text if kind == "compare" else description_text
-    )
-    prose = [*notes, *text(frame), "", METHOD_NOTES[kind]]
+    layout = COMPARISON if kind == "compare" else DESCRIPTION
+    prose = [*notes, *tables_text(frame, layout), "", METHOD_NOTES[kind]]
     if frame["warning"].astype(bool).any():
         prose.append(LEGEND)
     return "\n".join(wrapped(prose)).lstrip("\n") + "\n"
@@ -254,7 +255,7 @@ def judges_render(result: JudgeAgreement, fmt: str) -> str:
         cells = [[grade, *(str(v) for v in table.loc[grade])] for grade in table.index]
         lines += aligned(["", *table.columns], cells)
     lines += ["", "How the metrics move (first grading = baseline):"]
-    lines += comparison_text(result.metrics)
+    lines += tables_text(result.metrics, COMPARISON)
     if not result.disagreements.empty:
         lines += ["", "Answers graded differently:"]
         rows = [
