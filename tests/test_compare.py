@@ -374,6 +374,18 @@ def test_refuses_bad_input(tmp_path: Path, runs) -> None:
     )
     with pytest.raises(CompareError, match="no score named 'nope'"):
         describe_logs(log_of(runs["careful"], "winogrande"), scorer="nope")
+    # A score value without the task's keys.
+    trivia = read_eval_log(log_of(runs["careful"], "triviaqa"))
+    first = (trivia.samples or [])[0]
+    (first.scores or {})["triviaqa_scorer"].value = {"exact_match": 1.0}
+    truncated = tmp_path / "truncated.eval"
+    write_eval_log(trivia, str(truncated))
+    with pytest.raises(CompareError) as caught:
+        describe_logs(truncated)
+    assert str(caught.value) == (
+        f"{truncated}, sample {first.id} (epoch 1): score value {{'exact_match': 1.0}} lacks "
+        "the keys exact_match, f1 of triviaqa_scorer."
+    )
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:

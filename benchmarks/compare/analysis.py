@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +47,7 @@ MIN_GROUP_QUESTIONS = 30
 MIN_DISCORDANT_PAIRS = 10
 # One question resampled is always itself: no spread to estimate.
 MIN_BOOTSTRAP_QUESTIONS = 2
+BOOTSTRAP_THREADS = 2
 OVERALL = "overall"
 ALL = "all"
 
@@ -118,6 +120,26 @@ def differences_statistic(spec: TaskScores, metrics: list[Metric], width: int) -
     return statistic
 
 
+BootstrapJob = tuple[FloatArray, SumsStatistic, np.random.Generator]
+
+
+def run_bootstraps(jobs: list[BootstrapJob | None], resamples: int) -> list[FloatArray | None]:
+    """Each job's bootstrap draws (None for None), two groups at a time.
+
+    Drawing indices and the matrix products release the GIL, so two threads
+    use both cores of the reference machine; every group has its own random
+    stream, so the results do not depend on the order the threads finish in.
+    """
+    with ThreadPoolExecutor(BOOTSTRAP_THREADS) as pool:
+        futures = [
+            None
+            if job is None
+            else pool.submit(bootstrap_statistics, job[0], job[1], resamples, job[2])
+            for job in jobs
+        ]
+        return [None if future is None else future.result() for future in futures]
+
+
 def bootstrap_interval(draws: FloatArray, n: int, settings: Settings) -> Interval:
     """The percentile interval; undefined for one question, whose resamples are all alike."""
     if n < MIN_BOOTSTRAP_QUESTIONS:
@@ -151,21 +173,27 @@ def describe(
 ) -> list[dict[str, Any]]:
     """One log: every metric of every group with its interval."""
     rows: list[dict[str, Any]] = []
-    for group in groups(spec, categories, len(values)):
-        part = values[group.rows]
+    plan = [(group, values[group.rows]) for group in groups(spec, categories, len(values))]
+    bootstrapped = [
+        [m for m in group.metrics if binary_column(spec, m, part) is None] for group, part in plan
+    ]
+    all_draws = run_bootstraps(
+        [
+            (part, metrics_statistic(spec, metrics), settings.rng(group.breakdown, group.category))
+            if metrics
+            else None
+            for (group, part), metrics in zip(plan, bootstrapped, strict=True)
+        ],
+        settings.resamples,
+    )
+    for (group, part), metrics, draws in zip(plan, bootstrapped, all_draws, strict=True):
         n = len(part)
         sums = part.sum(axis=0)
-        bootstrapped = [m for m in group.metrics if binary_column(spec, m, part) is None]
-        intervals = {}
-        if bootstrapped:
-            draws = bootstrap_statistics(
-                part,
-                metrics_statistic(spec, bootstrapped),
-                settings.resamples,
-                settings.rng(group.breakdown, group.category),
-            )
-            for index, metric in enumerate(bootstrapped):
-                intervals[metric.name] = bootstrap_interval(draws[:, index], n, settings)
+        intervals = {
+            metric.name: bootstrap_interval(draws[:, index], n, settings)
+            for index, metric in enumerate(metrics)
+            if draws is not None
+        }
         for metric in group.metrics:
             column = binary_column(spec, metric, part)
             if column is not None:
@@ -197,19 +225,29 @@ def compare(
 ) -> list[dict[str, Any]]:
     """Paired rows (same question in both): the difference candidate - baseline per metric."""
     rows: list[dict[str, Any]] = []
-    for group in groups(spec, categories, len(baseline)):
-        a, b = baseline[group.rows], candidate[group.rows]
-        n = len(a)
-        sums_a, sums_b = a.sum(axis=0), b.sum(axis=0)
-        bootstrapped = [m for m in group.metrics if binary_column(spec, m, a, b) is None]
-        draws = None
-        if bootstrapped:
-            draws = bootstrap_statistics(
+    plan = [
+        (group, baseline[group.rows], candidate[group.rows])
+        for group in groups(spec, categories, len(baseline))
+    ]
+    bootstrapped = [
+        [m for m in group.metrics if binary_column(spec, m, a, b) is None] for group, a, b in plan
+    ]
+    all_draws = run_bootstraps(
+        [
+            (
                 np.hstack([a, b]),
-                differences_statistic(spec, bootstrapped, a.shape[1]),
-                settings.resamples,
+                differences_statistic(spec, metrics, a.shape[1]),
                 settings.rng(group.breakdown, group.category),
             )
+            if metrics
+            else None
+            for (group, a, b), metrics in zip(plan, bootstrapped, strict=True)
+        ],
+        settings.resamples,
+    )
+    for (group, a, b), metrics, draws in zip(plan, bootstrapped, all_draws, strict=True):
+        n = len(a)
+        sums_a, sums_b = a.sum(axis=0), b.sum(axis=0)
         for metric in group.metrics:
             value_a = float(metric_value(spec, metric, sums_a, n))
             value_b = float(metric_value(spec, metric, sums_b, n))
@@ -227,7 +265,7 @@ def compare(
                 row.update(_binary_difference(a[:, column], b[:, column], settings))
             else:
                 assert draws is not None
-                index = bootstrapped.index(metric)
+                index = metrics.index(metric)
                 interval = bootstrap_interval(draws[:, index], n, settings)
                 row.update(
                     ci_low=interval.low,

@@ -187,15 +187,17 @@ def read_full_samples(log: TaskLog) -> list[EvalSample]:
     return full.samples
 
 
-def score_components(score: Score, spec: TaskScores, where: str) -> list[float]:
+def score_components(
+    score: Score, spec: TaskScores, log: TaskLog, sample: SampleRecord
+) -> list[float]:
     """The components of one score value, as floats."""
     value = score.value
     if not spec.components:
         return [_to_float(value)]
     if not isinstance(value, dict) or any(key not in value for key in spec.components):
         raise CompareError(
-            f"{where}: score value {value!r:.80} lacks the keys "
-            f"{', '.join(spec.components)} of {spec.scorer}."
+            f"{display_path(log.path)}, sample {sample.id} (epoch {sample.epoch}): score value "
+            f"{value!r:.80} lacks the keys {', '.join(spec.components)} of {spec.scorer}."
         )
     return [float(value[key]) for key in spec.components]  # type: ignore[arg-type]
 
@@ -203,7 +205,9 @@ def score_components(score: Score, spec: TaskScores, where: str) -> list[float]:
 def score_table(log: TaskLog, samples: Sequence[SampleRecord], scorer: str) -> ScoreTable:
     """Per-question scores under ``scorer``, the mean over epochs."""
     spec = log.scores
-    per_id: dict[str, list[list[float]]] = defaultdict(list)
+    position: dict[str, int] = {}  # sample id -> position, in order of first appearance
+    scored_positions: list[int] = []
+    scored_values: list[list[float]] = []
     epochs_of: dict[str, int] = defaultdict(int)
     failed: set[str] = set()
     metadata: dict[str, dict[str, Any]] = {}
@@ -212,23 +216,29 @@ def score_table(log: TaskLog, samples: Sequence[SampleRecord], scorer: str) -> S
     for sample in samples:
         sample_id = str(sample.id)
         epochs_of[sample_id] += 1
-        metadata.setdefault(sample_id, sample.metadata or {})
-        targets.setdefault(sample_id, _target_text(sample.target))
+        if sample_id not in position:
+            position[sample_id] = len(position)
+            metadata[sample_id] = sample.metadata or {}
+            targets[sample_id] = _target_text(sample.target)
         score = (sample.scores or {}).get(scorer)
         if sample.error is not None or score is None:
             failed.add(sample_id)
             continue
-        where = f"{display_path(log.path)}, sample {sample_id} (epoch {sample.epoch})"
-        values = score_components(score, spec, where)
+        scored_positions.append(position[sample_id])
+        scored_values.append(score_components(score, spec, log, sample))
         if isinstance(score.value, dict) and score.value.get("judge_failure"):
             judge_failures += 1
-        per_id[sample_id].append(values)
-    ids = [sample_id for sample_id in epochs_of if sample_id not in failed]
-    means = np.array([np.mean(per_id[i], axis=0) for i in ids], dtype=np.float64)
+    # Mean over epochs: sums and counts per position, in one pass each.
+    sums = np.zeros((len(position), len(spec.columns)))
+    np.add.at(sums, scored_positions, np.array(scored_values).reshape(-1, len(spec.columns)))
+    counts = np.bincount(scored_positions, minlength=len(position))
+    ids = [sample_id for sample_id in position if sample_id not in failed]
+    rows = [position[sample_id] for sample_id in ids]
+    means = sums[rows] / counts[rows, None]
     categories = {name: [_category(metadata[i].get(name)) for i in ids] for name in spec.breakdowns}
     return ScoreTable(
         ids=ids,
-        values=means.reshape(len(ids), len(spec.columns)),
+        values=means,
         categories=categories,
         targets=targets,
         unscored=sorted(failed),
