@@ -27,6 +27,7 @@ from tests.scripted import last_user_text, scripted_model
 from tests.test_examples import (
     NOT_ATTEMPTED_REPLY,
     SIMPLEQA_CSV,
+    assert_is_a_real_plot,
     careful_reply,
     guesser_reply,
     judge_reply,
@@ -173,10 +174,12 @@ def test_grade_table_matches_the_task() -> None:
     assert GRADE_OF_VALUE_KEY == {key: grade for grade, key in GRADE_VALUE_KEYS.items()}
 
 
-def test_cli_judges(regraded) -> None:
+def test_cli_judges(regraded, tmp_path: Path) -> None:
     _, path = regraded
+    plot = tmp_path / "judges.png"
+    command = ["--judges", str(path), "--resamples", "500", "--plot", str(plot)]
     result = subprocess.run(
-        [sys.executable, "-m", "benchmarks.compare", "--judges", str(path), "--resamples", "500"],
+        [sys.executable, "-m", "benchmarks.compare", *command],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -190,3 +193,4 @@ def test_cli_judges(regraded) -> None:
         "10 answers graded by both; agreement 60.0%, Cohen's kappa 0.429, 4 disagreement(s)." in out
     )
     assert "simpleqa_0  1      CORRECT -> INCORRECT  Michio Sugeno" in out
+    assert_is_a_real_plot(plot)

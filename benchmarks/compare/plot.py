@@ -32,10 +32,11 @@ def forest_plot(frame: pd.DataFrame, path: str | Path, *, kind: str) -> Path:
     estimate = "difference" if kind == "compare" else "value"
     who = ["baseline", "candidate"] if kind == "compare" else ["model"]
     rows = frame.to_dict("records")
+    several_runs = len(frame[["task", *who]].drop_duplicates()) > 1
     labels = [
         f"{r['task']} {' vs '.join(str(r[w]) for w in reversed(who))}: "
         f"{r['metric']} {group_label(r)}"
-        if len(rows) and frame[["task", *who]].drop_duplicates().shape[0] > 1
+        if several_runs
         else f"{r['metric']}  {group_label(r)}"
         for r in rows
     ]
