@@ -192,8 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"median of {args.repeat}:",
         "",
         "| shape | read both logs: wall (CPU) s | compare beyond reading: wall (CPU) s "
-        "| compare_logs total s |",
-        "|---|---|---|---|",
+        "| fastest compare: wall s | compare_logs total s |",
+        "|---|---|---|---|---|",
     ]
     worst = 0.0
     for shape in ("triviaqa", "simpleqa"):
@@ -203,16 +203,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         compare_logs([str(p) for p in paths], settings=settings)
         total = time.perf_counter() - started
         median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+        # The fastest run is the least disturbed by other processes on a shared machine.
+        fastest = min(run["compare_s"] for run in runs)
         worst = max(worst, median["compare_s"])
         lines.append(
             f"| {shape} | {median['read_s']:.2f} ({median['read_cpu_s']:.2f}) "
-            f"| {median['compare_s']:.2f} ({median['compare_cpu_s']:.2f}) | {total:.2f} |"
+            f"| {median['compare_s']:.2f} ({median['compare_cpu_s']:.2f}) | {fastest:.2f} "
+            f"| {total:.2f} |"
         )
     verdict = "meets" if worst < TARGET_SECONDS else "MISSES"
     load = " ".join(f"{value:.1f}" for value in os.getloadavg())
     lines += [
         "",
-        f"Slowest comparison {worst:.2f} s wall: {verdict} the {TARGET_SECONDS:g} s target "
+        f"Slowest median comparison {worst:.2f} s wall: {verdict} the {TARGET_SECONDS:g} s target "
         f"({os.cpu_count()} cores, load average {load}).",
     ]
     report = "\n".join(lines) + "\n"
