@@ -446,3 +446,14 @@ def test_missing_optional_packages_name_their_extra(monkeypatch: pytest.MonkeyPa
     with pytest.raises(CompareError) as pandas_error:
         pandas()
     assert str(pandas_error.value) == 'benchmarks.compare needs pandas: pip install -e ".[compare]"'
+
+
+def test_numbers_do_not_depend_on_the_order_or_format_of_the_log(tmp_path: Path, runs) -> None:
+    careful = log_of(runs["careful"], "triviaqa")
+    reordered = read_eval_log(careful)
+    reordered.samples = list(reversed(reordered.samples or []))
+    as_json = tmp_path / "careful.json"
+    write_eval_log(reordered, str(as_json))
+    guesser = log_of(runs["guesser"], "triviaqa")
+    original = compare_logs([careful, guesser], settings=FAST)
+    assert original.equals(compare_logs([str(as_json), guesser], settings=FAST))

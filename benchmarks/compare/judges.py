@@ -224,7 +224,7 @@ def read_grading(log: TaskLog, samples: list[EvalSample], scorer: str) -> Gradin
 
 def shared_units(first: Grading, other: Grading) -> list[tuple[str, int]]:
     """Answers graded by both; two logs must hold the very same answers."""
-    units = [unit for unit in first.grades if unit in other.grades]
+    units = sorted(unit for unit in first.grades if unit in other.grades)
     if not units:
         raise CompareError(
             f"{first.label} and {other.label} grade no answer in common "

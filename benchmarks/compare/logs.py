@@ -233,7 +233,9 @@ def score_table(log: TaskLog, samples: Sequence[SampleRecord], scorer: str) -> S
     sums = np.zeros((len(position), len(spec.columns)))
     np.add.at(sums, scored_positions, np.array(scored_values).reshape(-1, len(spec.columns)))
     counts = np.bincount(scored_positions, minlength=len(position))
-    ids = [sample_id for sample_id in position if sample_id not in failed]
+    # Sorted: the bootstrap's draws map to questions by row, so a log's sample order
+    # (completion order in .eval files) must not change the numbers.
+    ids = sorted(sample_id for sample_id in position if sample_id not in failed)
     rows = [position[sample_id] for sample_id in ids]
     means = sums[rows] / counts[rows, None]
     categories = {name: [_category(metadata[i].get(name)) for i in ids] for name in spec.breakdowns}
