@@ -9,8 +9,6 @@ command runs), which names the appended score ``simpleqa_scorer1``.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,11 +17,12 @@ from inspect_ai import eval, score
 from inspect_ai.log import EvalLog, write_eval_log
 from inspect_ai.model import ChatMessage
 
-from benchmarks.compare import CompareError, Settings, judge_agreement
+from benchmarks.compare import CompareError, judge_agreement
 from benchmarks.compare.tasks import GRADE_OF_VALUE_KEY
 from benchmarks.simpleqa import GRADE_VALUE_KEYS, simpleqa, simpleqa_scorer
 from benchmarks.statistics import fleiss_kappa
 from tests.scripted import last_user_text, scripted_model
+from tests.test_compare import FAST, cli
 from tests.test_examples import (
     NOT_ATTEMPTED_REPLY,
     SIMPLEQA_CSV,
@@ -32,9 +31,6 @@ from tests.test_examples import (
     guesser_reply,
     judge_reply,
 )
-
-REPO = Path(__file__).resolve().parent.parent
-FAST = Settings(resamples=2000)
 
 
 def harsh_judge(messages: list[ChatMessage]) -> str:
@@ -178,14 +174,7 @@ def test_cli_judges(regraded, tmp_path: Path) -> None:
     _, path = regraded
     plot = tmp_path / "judges.png"
     command = ["--judges", str(path), "--resamples", "500", "--plot", str(plot)]
-    result = subprocess.run(
-        [sys.executable, "-m", "benchmarks.compare", *command],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=120,
-        check=False,
-    )
+    result = cli(*command)
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "== judges: simpleqa_scorer (mockllm/fair) vs simpleqa_scorer1 (mockllm/harsh) ==" in out
