@@ -310,7 +310,15 @@ def notebook_parameters(log_dir: Path, plot_dir: Path) -> str:
             return "Michio Sugeno"
 
 
+        def candidate_b(messages):
+            question = last_user_text(messages).rsplit("Question: ", 1)[-1]
+            return next(
+                (reply for key, reply in {TRIVIAQA_CAREFUL!r}.items() if key in question), "?"
+            )
+
+
         MODEL = scripted_model(candidate, name="candidate")
+        MODEL_B = scripted_model(candidate_b, name="candidate-b")
         GRADER = scripted_model(lambda messages: "A", name="grader")
         LIMIT = 4
         LOG_DIR = {str(log_dir)!r}
@@ -334,6 +342,7 @@ def test_notebook_is_committed_clean() -> None:
     assert parameters == [code_cells[0]]
     assert 'MODEL = "openai/gpt-4o-mini"' in parameters[0].source
     assert 'GRADER = "openai/gpt-4o"' in parameters[0].source
+    assert 'MODEL_B = "anthropic/claude-sonnet-4-0"' in parameters[0].source
 
 
 def test_notebook_runs_top_to_bottom(tmp_path: Path) -> None:
@@ -382,4 +391,15 @@ def test_notebook_runs_top_to_bottom(tmp_path: Path) -> None:
     triviaqa_cell = next(c for c in notebook.cells if "triviaqa_log = run(" in c.source)
     table = triviaqa_cell.outputs[-1]["data"]["text/plain"]
     assert re.search(r"exact_match\s+accuracy\s+0\.25\b", table), table
-    assert len(list(log_dir.glob("*.eval"))) == 4
+    # The comparison: on the first 4 questions MODEL matches 1 (the first), MODEL_B 2 (the
+    # first and the third) and gets F1 0.8 on the fourth: exact match +0.25 (0/1 discordant,
+    # McNemar p = 1), F1 0.25 -> 0.70.
+    compare_cell = next(c for c in notebook.cells if "compare_logs(" in c.source)
+    printed = "".join(o.get("text", "") for o in compare_cell.outputs)
+    assert "== triviaqa: mockllm/candidate-b vs mockllm/candidate (baseline) ==" in printed
+    exact, f1 = (line.split() for line in printed.splitlines() if line.strip().startswith("all"))
+    assert exact[:5] + exact[7:10] == ["all", "4", "0.250", "0.500", "+0.250", "1.000", "-", "0/1"]
+    assert f1[:5] == ["all", "4", "0.250", "0.700", "+0.450"]
+    frame_cell = notebook.cells[notebook.cells.index(compare_cell) + 1]
+    assert "candidate_value" in frame_cell.outputs[-1]["data"]["text/plain"]
+    assert len(list(log_dir.glob("*.eval"))) == 5

@@ -1,0 +1,97 @@
+"""Command line: ``python -m benchmarks.compare LOG [LOG ...]`` (see docs/compare.md).
+
+One log (or folder): every metric and category with a 95% interval. Two or
+more: each against the first (the baseline), paired by sample id.
+``--judges``: agreement of the SimpleQA gradings in one re-graded log, or in
+logs of the same answers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from benchmarks.compare.analysis import DEFAULT_RESAMPLES, DEFAULT_SEED, Settings
+from benchmarks.compare.logs import CompareError
+from benchmarks.compare.report import FORMATS
+
+
+def parser() -> argparse.ArgumentParser:
+    parse = argparse.ArgumentParser(
+        prog="python -m benchmarks.compare",
+        description="Compare Inspect logs of the same benchmark: paired differences with 95%% "
+        "intervals and p-values, per category; one log alone: every metric with its interval.",
+    )
+    parse.add_argument(
+        "logs", nargs="+", metavar="LOG", help="log files or log folders; the first is the baseline"
+    )
+    parse.add_argument(
+        "--judges",
+        action="store_true",
+        help="judge agreement of SimpleQA gradings (one re-graded log, or logs "
+        "of the same answers)",
+    )
+    parse.add_argument("--scorer", help="score to read (default: the task's own scorer)")
+    parse.add_argument("--format", choices=FORMATS, default="text", help="output format")
+    parse.add_argument(
+        "--resamples",
+        type=positive,
+        default=DEFAULT_RESAMPLES,
+        help=f"bootstrap resamples (default {DEFAULT_RESAMPLES})",
+    )
+    parse.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed (default {DEFAULT_SEED})"
+    )
+    parse.add_argument("--plot", metavar="FILE.png", help="also draw a forest plot")
+    return parse
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def run(args: argparse.Namespace) -> str:
+    # Imported here so that a missing pandas is reported as a CompareError.
+    from benchmarks.compare import api, judges, report
+    from benchmarks.compare.plot import forest_plot
+
+    settings = Settings(resamples=args.resamples, seed=args.seed)
+    if args.judges:
+        result = judges.judge_agreement(args.logs, scorer=args.scorer, settings=settings)
+        if args.plot:
+            forest_plot(result.metrics, args.plot, kind="compare")
+        return report.judges_render(result, args.format)
+    if len(args.logs) == 1:
+        kind, frame = (
+            "describe",
+            api.describe_logs(args.logs[0], scorer=args.scorer, settings=settings),
+        )
+    else:
+        kind, frame = "compare", api.compare_logs(args.logs, scorer=args.scorer, settings=settings)
+    if args.plot:
+        forest_plot(frame, args.plot, kind=kind)
+    return report.render(frame, kind, args.format)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        output = run(args)
+    except CompareError as ex:
+        print(f"error: {ex}", file=sys.stderr)
+        return 2
+    sys.stdout.write(output)
+    if args.plot:
+        print(f"Wrote {args.plot}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

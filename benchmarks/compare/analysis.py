@@ -1,0 +1,315 @@
+"""The numbers of a comparison: per metric and category, estimates with intervals and p-values.
+
+A group is the whole log (breakdown ``overall``, category ``all``) or the
+questions of one category of a breakdown field. In every group each metric
+gets, for one log, its value with a 95% interval (Wilson for a proportion,
+bootstrap percentile otherwise) and, for a pair of logs, the paired
+difference candidate - baseline with a 95% interval and a two-sided p-value
+(Newcombe's interval and McNemar's exact test for a proportion, the paired
+bootstrap otherwise). Category p-values are Holm-adjusted within each
+(breakdown field, metric) family.
+
+Too-small rule: a group warns when it has fewer than ``MIN_GROUP_QUESTIONS``
+questions, and a paired proportion also when it has fewer than
+``MIN_DISCORDANT_PAIRS`` discordant pairs: with fewer, even a 10-to-0 split is
+barely significant and the interval spans most of the plausible range.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from benchmarks.compare.tasks import Metric, TaskScores
+from benchmarks.statistics import (
+    CONFIDENCE,
+    FloatArray,
+    Interval,
+    SumsStatistic,
+    bootstrap_p_value,
+    bootstrap_statistics,
+    holm_adjust,
+    mcnemar_exact,
+    newcombe_paired_interval,
+    percentile_interval,
+    wilson_interval,
+)
+
+DEFAULT_RESAMPLES = 10_000
+DEFAULT_SEED = 20240607
+MIN_GROUP_QUESTIONS = 30
+MIN_DISCORDANT_PAIRS = 10
+# One question resampled is always itself: no spread to estimate.
+MIN_BOOTSTRAP_QUESTIONS = 2
+BOOTSTRAP_THREADS = 2
+OVERALL = "overall"
+ALL = "all"
+
+WILSON = "wilson"
+NEWCOMBE_MCNEMAR = "newcombe+mcnemar_exact"
+BOOTSTRAP = "bootstrap"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Bootstrap resamples and seed (fixed by default, so runs repeat), and the confidence."""
+
+    resamples: int = DEFAULT_RESAMPLES
+    seed: int = DEFAULT_SEED
+    confidence: float = CONFIDENCE
+
+    def rng(self, breakdown: str, category: str) -> np.random.Generator:
+        # One stream per group: a group's numbers do not depend on which other groups exist.
+        return np.random.default_rng([self.seed, zlib.crc32(f"{breakdown}\0{category}".encode())])
+
+
+@dataclass(frozen=True)
+class Group:
+    breakdown: str
+    category: str
+    rows: np.ndarray  # row positions in the (paired) value arrays
+    metrics: tuple[Metric, ...]
+
+
+def groups(spec: TaskScores, categories: dict[str, list[str]], count: int) -> Iterator[Group]:
+    """The whole sample, then each category of each breakdown field (sorted by name)."""
+    yield Group(OVERALL, ALL, np.arange(count), spec.metrics)
+    per_category = tuple(m for m in spec.metrics if m.name in spec.category_metrics)
+    for breakdown in spec.breakdowns:
+        labels = np.array(categories[breakdown], dtype=object)
+        for category in sorted(set(categories[breakdown])):
+            yield Group(breakdown, category, np.flatnonzero(labels == category), per_category)
+
+
+def metric_value(spec: TaskScores, metric: Metric, sums: FloatArray, n: int) -> FloatArray:
+    """A metric from column sums (shape (..., components)) over n questions."""
+    if metric.mean_of is not None:
+        return sums[..., spec.columns.index(metric.mean_of)] / n
+    assert metric.ratio is not None
+    return metric.ratio(sums, n)
+
+
+def metrics_statistic(spec: TaskScores, metrics: list[Metric]) -> SumsStatistic:
+    """Resample sums -> the metrics, one column each."""
+
+    def statistic(sums: FloatArray, n: int) -> FloatArray:
+        return np.stack([metric_value(spec, m, sums, n) for m in metrics], -1)
+
+    return statistic
+
+
+def differences_statistic(spec: TaskScores, metrics: list[Metric], width: int) -> SumsStatistic:
+    """Resample sums of [baseline | candidate] columns -> candidate - baseline per metric."""
+
+    def statistic(sums: FloatArray, n: int) -> FloatArray:
+        return np.stack(
+            [
+                metric_value(spec, m, sums[..., width:], n)
+                - metric_value(spec, m, sums[..., :width], n)
+                for m in metrics
+            ],
+            -1,
+        )
+
+    return statistic
+
+
+BootstrapJob = tuple[FloatArray, SumsStatistic, np.random.Generator]
+
+
+def run_bootstraps(jobs: list[BootstrapJob | None], resamples: int) -> list[FloatArray | None]:
+    """Each job's bootstrap draws (None for None), two groups at a time.
+
+    Drawing indices and the matrix products release the GIL, so two threads
+    use both cores of the reference machine; every group has its own random
+    stream, so the results do not depend on the order the threads finish in.
+    """
+    with ThreadPoolExecutor(BOOTSTRAP_THREADS) as pool:
+        futures = [
+            None
+            if job is None
+            else pool.submit(bootstrap_statistics, job[0], job[1], resamples, job[2])
+            for job in jobs
+        ]
+        return [None if future is None else future.result() for future in futures]
+
+
+def bootstrap_interval(draws: FloatArray, n: int, settings: Settings) -> Interval:
+    """The percentile interval; undefined for one question, whose resamples are all alike."""
+    if n < MIN_BOOTSTRAP_QUESTIONS:
+        return Interval(math.nan, math.nan)
+    return percentile_interval(draws, settings.confidence)
+
+
+def is_binary(column: FloatArray) -> bool:
+    return bool(np.all((column == 0) | (column == 1)))
+
+
+def binary_column(spec: TaskScores, metric: Metric, *tables: FloatArray) -> int | None:
+    """The component column when the metric is a proportion in every table, else None."""
+    if metric.mean_of is None:
+        return None
+    column = spec.columns.index(metric.mean_of)
+    return column if all(is_binary(table[:, column]) for table in tables) else None
+
+
+def small_group_warning(n: int, discordant: int | None = None) -> str:
+    reasons = []
+    if n < MIN_GROUP_QUESTIONS:
+        reasons.append(f"only {n} question{'' if n == 1 else 's'}")
+    if discordant is not None and discordant < MIN_DISCORDANT_PAIRS:
+        reasons.append(f"only {discordant} discordant pair{'' if discordant == 1 else 's'}")
+    return "; ".join(reasons) + " (too few to tell)" if reasons else ""
+
+
+def describe(
+    spec: TaskScores, values: FloatArray, categories: dict[str, list[str]], settings: Settings
+) -> list[dict[str, Any]]:
+    """One log: every metric of every group with its interval."""
+    rows: list[dict[str, Any]] = []
+    plan = [(group, values[group.rows]) for group in groups(spec, categories, len(values))]
+    bootstrapped = [
+        [m for m in group.metrics if binary_column(spec, m, part) is None] for group, part in plan
+    ]
+    all_draws = run_bootstraps(
+        [
+            (part, metrics_statistic(spec, metrics), settings.rng(group.breakdown, group.category))
+            if metrics
+            else None
+            for (group, part), metrics in zip(plan, bootstrapped, strict=True)
+        ],
+        settings.resamples,
+    )
+    for (group, part), metrics, draws in zip(plan, bootstrapped, all_draws, strict=True):
+        n = len(part)
+        sums = part.sum(axis=0)
+        intervals = {
+            metric.name: bootstrap_interval(draws[:, index], n, settings)
+            for index, metric in enumerate(metrics)
+            if draws is not None
+        }
+        for metric in group.metrics:
+            column = binary_column(spec, metric, part)
+            if column is not None:
+                interval = wilson_interval(int(sums[column]), n, settings.confidence)
+            else:
+                interval = intervals[metric.name]
+            rows.append(
+                {
+                    "breakdown": group.breakdown,
+                    "category": group.category,
+                    "metric": metric.name,
+                    "n": n,
+                    "value": float(metric_value(spec, metric, sums, n)),
+                    "ci_low": interval.low,
+                    "ci_high": interval.high,
+                    "method": WILSON if column is not None else BOOTSTRAP,
+                    "warning": small_group_warning(n),
+                }
+            )
+    return rows
+
+
+def compare(
+    spec: TaskScores,
+    baseline: FloatArray,
+    candidate: FloatArray,
+    categories: dict[str, list[str]],
+    settings: Settings,
+) -> list[dict[str, Any]]:
+    """Paired rows (same question in both): the difference candidate - baseline per metric."""
+    rows: list[dict[str, Any]] = []
+    plan = [
+        (group, baseline[group.rows], candidate[group.rows])
+        for group in groups(spec, categories, len(baseline))
+    ]
+    bootstrapped = [
+        [m for m in group.metrics if binary_column(spec, m, a, b) is None] for group, a, b in plan
+    ]
+    all_draws = run_bootstraps(
+        [
+            (
+                np.hstack([a, b]),
+                differences_statistic(spec, metrics, a.shape[1]),
+                settings.rng(group.breakdown, group.category),
+            )
+            if metrics
+            else None
+            for (group, a, b), metrics in zip(plan, bootstrapped, strict=True)
+        ],
+        settings.resamples,
+    )
+    for (group, a, b), metrics, draws in zip(plan, bootstrapped, all_draws, strict=True):
+        n = len(a)
+        sums_a, sums_b = a.sum(axis=0), b.sum(axis=0)
+        for metric in group.metrics:
+            value_a = float(metric_value(spec, metric, sums_a, n))
+            value_b = float(metric_value(spec, metric, sums_b, n))
+            row: dict[str, Any] = {
+                "breakdown": group.breakdown,
+                "category": group.category,
+                "metric": metric.name,
+                "n": n,
+                "baseline_value": value_a,
+                "candidate_value": value_b,
+                "difference": value_b - value_a,
+            }
+            column = binary_column(spec, metric, a, b)
+            if column is not None:
+                row.update(_binary_difference(a[:, column], b[:, column], settings))
+            else:
+                assert draws is not None
+                index = metrics.index(metric)
+                interval = bootstrap_interval(draws[:, index], n, settings)
+                row.update(
+                    ci_low=interval.low,
+                    ci_high=interval.high,
+                    p_value=bootstrap_p_value(value_b - value_a, draws[:, index])
+                    if n >= MIN_BOOTSTRAP_QUESTIONS
+                    else math.nan,
+                    method=BOOTSTRAP,
+                    baseline_only=None,
+                    candidate_only=None,
+                    warning=small_group_warning(n),
+                )
+            rows.append(row)
+    add_holm(rows)
+    return rows
+
+
+def _binary_difference(a: FloatArray, b: FloatArray, settings: Settings) -> dict[str, Any]:
+    both = int(np.count_nonzero((a == 1) & (b == 1)))
+    baseline_only = int(np.count_nonzero((a == 1) & (b == 0)))
+    candidate_only = int(np.count_nonzero((a == 0) & (b == 1)))
+    neither = len(a) - both - baseline_only - candidate_only
+    # Newcombe's interval is for p_first - p_second: the candidate goes first.
+    interval = newcombe_paired_interval(
+        both, candidate_only, baseline_only, neither, settings.confidence
+    )
+    return {
+        "ci_low": interval.low,
+        "ci_high": interval.high,
+        "p_value": mcnemar_exact(baseline_only, candidate_only),
+        "method": NEWCOMBE_MCNEMAR,
+        "baseline_only": baseline_only,
+        "candidate_only": candidate_only,
+        "warning": small_group_warning(len(a), baseline_only + candidate_only),
+    }
+
+
+def add_holm(rows: list[dict[str, Any]]) -> None:
+    """``p_holm``: p-values adjusted across the categories of one breakdown field and metric."""
+    families: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        row["p_holm"] = math.nan
+        if row["breakdown"] != OVERALL:
+            families.setdefault((row["breakdown"], row["metric"]), []).append(row)
+    for family in families.values():
+        for row, adjusted in zip(family, holm_adjust([r["p_value"] for r in family]), strict=True):
+            row["p_holm"] = adjusted

@@ -1,0 +1,237 @@
+"""Python API: ``describe_logs`` (one log) and ``compare_logs`` (paired, against a baseline).
+
+Both return a pandas DataFrame, one row per (task, breakdown, category,
+metric); ``frame.attrs["notes"]`` holds what was left out and why (questions
+in one log only, unscored questions, judge failures, epochs) and
+``frame.attrs["pairing"]`` the question counts of each comparison.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from benchmarks.compare import analysis
+from benchmarks.compare.analysis import Settings
+from benchmarks.compare.logs import (
+    CompareError,
+    ScoreTable,
+    TaskLog,
+    check_comparable,
+    check_same_questions,
+    display_path,
+    logs_by_task,
+    read_samples,
+    require_scorer,
+    score_table,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+DESCRIBE_COLUMNS = [
+    "task",
+    "log",
+    "model",
+    "breakdown",
+    "category",
+    "metric",
+    "n",
+    "value",
+    "ci_low",
+    "ci_high",
+    "method",
+    "warning",
+]
+COMPARE_COLUMNS = [
+    "task",
+    "baseline",
+    "candidate",
+    "breakdown",
+    "category",
+    "metric",
+    "n",
+    "baseline_value",
+    "candidate_value",
+    "difference",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_holm",
+    "method",
+    "baseline_only",
+    "candidate_only",
+    "warning",
+]
+
+
+def pandas() -> Any:
+    """pandas, or an error saying how to install it."""
+    try:
+        import pandas as pd
+    except ImportError:
+        raise CompareError('benchmarks.compare needs pandas: pip install -e ".[compare]"') from None
+    return pd
+
+
+def load_table(log: TaskLog, scorer: str | None) -> ScoreTable:
+    samples = read_samples(log)
+    return score_table(log, samples, require_scorer(log, samples, scorer))
+
+
+def describe_logs(
+    path: str | Path, *, scorer: str | None = None, settings: Settings | None = None
+) -> pd.DataFrame:
+    """Every metric and every category's metrics of one log (or a folder's logs), with intervals."""
+    settings = settings or Settings()
+    rows: list[dict[str, Any]] = []
+    notes: list[str] = []
+    for task, log in logs_by_task(str(path)).items():
+        table = load_table(log, scorer)
+        if not table.ids:
+            raise CompareError(f"{display_path(log.path)}: no sample has a score.")
+        notes.extend(table_notes(log, table))
+        for row in analysis.describe(log.scores, table.values, table.categories, settings):
+            rows.append({"task": task, "log": display_path(log.path), "model": log.model, **row})
+    frame = pandas().DataFrame(rows, columns=DESCRIBE_COLUMNS)
+    frame.attrs.update(notes=notes, pairing=[])
+    return frame
+
+
+def compare_logs(
+    paths: Sequence[str | Path], *, scorer: str | None = None, settings: Settings | None = None
+) -> pd.DataFrame:
+    """Each log (or folder of logs) after the first against the first, task by task, paired."""
+    if len(paths) < 2:
+        raise CompareError("compare_logs needs a baseline and at least one other log.")
+    settings = settings or Settings()
+    arguments = [str(path) for path in paths]
+    runs = [logs_by_task(argument) for argument in arguments]
+    baseline_logs = runs[0]
+    labels = log_labels(runs)
+    tables: dict[str, ScoreTable] = {}
+    rows: list[dict[str, Any]] = []
+    notes: list[str] = []
+    pairing: list[dict[str, Any]] = []
+    for argument, candidate_logs in zip(arguments[1:], runs[1:], strict=True):
+        shared = [task for task in baseline_logs if task in candidate_logs]
+        if not shared:
+            only_a, only_b = next(iter(baseline_logs.values())), next(iter(candidate_logs.values()))
+            check_comparable(only_a, only_b)  # raises: the tasks differ
+        for task in candidate_logs.keys() - baseline_logs.keys():
+            notes.append(f"{argument}: no baseline log of task {task}; not compared.")
+        for task in shared:
+            baseline, candidate = baseline_logs[task], candidate_logs[task]
+            check_comparable(baseline, candidate)
+            if baseline.path not in tables:
+                tables[baseline.path] = load_table(baseline, scorer)
+                notes.extend(table_notes(baseline, tables[baseline.path]))
+            a, b = tables[baseline.path], load_table(candidate, scorer)
+            notes.extend(table_notes(candidate, b))
+            check_same_questions(baseline, a, candidate, b)
+            counts, rows_a, rows_b = pair(a, b)
+            pairing.append(
+                {
+                    "task": task,
+                    "baseline": labels[baseline.path],
+                    "candidate": labels[candidate.path],
+                    **counts,
+                }
+            )
+            notes.append(pairing_note(task, baseline, candidate, counts))
+            if counts["paired"] == 0:
+                raise CompareError(
+                    f"cannot compare {display_path(baseline.path)} with "
+                    f"{display_path(candidate.path)}: no question is scored in both."
+                )
+            categories = {k: [v[r] for r in rows_a] for k, v in a.categories.items()}
+            for row in analysis.compare(
+                baseline.scores, a.values[rows_a], b.values[rows_b], categories, settings
+            ):
+                rows.append(
+                    {
+                        "task": task,
+                        "baseline": labels[baseline.path],
+                        "candidate": labels[candidate.path],
+                        **row,
+                    }
+                )
+    frame = pandas().DataFrame(rows, columns=COMPARE_COLUMNS)
+    for column in ("baseline_only", "candidate_only"):
+        frame[column] = frame[column].astype("Int64")
+    frame.attrs.update(notes=notes, pairing=pairing)
+    return frame
+
+
+def pair(a: ScoreTable, b: ScoreTable) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
+    """Question counts, and the rows of a and b holding the questions scored in both."""
+    in_a, in_b = a.targets.keys(), b.targets.keys()
+    shared = in_a & in_b
+    unscored_a, unscored_b = shared & set(a.unscored), shared & set(b.unscored)
+    paired = [i for i in a.ids if i in b.row_of]
+    counts = {
+        "paired": len(paired),
+        "baseline_only": len(in_a - in_b),
+        "candidate_only": len(in_b - in_a),
+        "unscored_baseline": len(unscored_a),
+        "unscored_candidate": len(unscored_b),
+    }
+    rows_a = np.array([a.row_of[i] for i in paired], dtype=np.intp)
+    rows_b = np.array([b.row_of[i] for i in paired], dtype=np.intp)
+    return counts, rows_a, rows_b
+
+
+def pairing_note(task: str, baseline: TaskLog, candidate: TaskLog, counts: dict[str, int]) -> str:
+    a, b = Path(display_path(baseline.path)).name, Path(display_path(candidate.path)).name
+    note = f"{task}: {counts['paired']} questions paired ({a} vs {b})"
+    left_out = [
+        f"{counts['baseline_only']} only in {a}" if counts["baseline_only"] else "",
+        f"{counts['candidate_only']} only in {b}" if counts["candidate_only"] else "",
+        f"{counts['unscored_baseline']} unscored in {a}" if counts["unscored_baseline"] else "",
+        f"{counts['unscored_candidate']} unscored in {b}" if counts["unscored_candidate"] else "",
+    ]
+    left_out = [part for part in left_out if part]
+    if left_out:
+        note += "; left out of every number: " + ", ".join(left_out)
+    return note + "."
+
+
+def table_notes(log: TaskLog, table: ScoreTable) -> list[str]:
+    name = Path(display_path(log.path)).name
+    notes = []
+    if table.unscored:
+        shown = ", ".join(table.unscored[:5]) + (", ..." if len(table.unscored) > 5 else "")
+        notes.append(
+            f"{name}: {len(table.unscored)} question(s) with an error or without a score "
+            f"in some epoch, left out: {shown}."
+        )
+    if table.judge_failures:
+        notes.append(
+            f"{name}: {table.judge_failures} judge failure(s): counted as questions, "
+            "neither correct nor attempted."
+        )
+    if table.epochs > 1:
+        notes.append(
+            f"{name}: {table.epochs} epochs; each question scores the mean of its epochs "
+            "(a proportion uses the exact binary methods only where every mean is 0 or 1)."
+        )
+    if log.header.status != "success":
+        notes.append(f"{name}: the run did not finish (status {log.header.status}).")
+    return notes
+
+
+def log_labels(runs: list[dict[str, TaskLog]]) -> dict[str, str]:
+    """A label per log: its model, or model and file name when two logs of a task share a model."""
+    paths_of: dict[tuple[str, str], set[str]] = {}
+    logs = [log for run in runs for log in run.values()]
+    for log in logs:
+        paths_of.setdefault((log.task, log.model), set()).add(log.path)
+    return {
+        log.path: log.model
+        if len(paths_of[(log.task, log.model)]) == 1
+        else f"{log.model} [{Path(display_path(log.path)).name}]"
+        for log in logs
+    }

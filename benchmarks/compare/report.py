@@ -1,0 +1,278 @@
+"""Rendering results: an aligned plain-text table (fits 100 columns), markdown, JSON or CSV."""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from benchmarks.compare.analysis import ALL, NEWCOMBE_MCNEMAR, OVERALL
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from benchmarks.compare.judges import JudgeAgreement
+
+FORMATS = ("text", "markdown", "json", "csv")
+WIDTH = 100
+GROUP_WIDTH = 32
+FLAG = "!"
+LEGEND = (
+    f"{FLAG} too few to tell: fewer than 30 questions, or fewer than 10 discordant pairs "
+    "(the warning column of --format csv/json says which)."
+)
+METHOD_NOTES = {
+    "compare": "diff = candidate - baseline. Proportions: Newcombe (1998) hybrid score 95% CI, "
+    "McNemar exact p, discordant pairs as baseline-only/candidate-only correct; other "
+    "metrics: paired bootstrap percentile CI and p. p Holm: adjusted across the categories "
+    "of one breakdown.",
+    "describe": "Proportions: Wilson (1927) 95% CI; other metrics: bootstrap percentile 95% CI.",
+}
+
+
+def number(value: Any, digits: int = 3, sign: bool = False) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+
+
+def interval_text(low: Any, high: Any, sign: bool = False) -> str:
+    if _missing(low) or _missing(high):
+        return "-"
+    return f"[{number(low, sign=sign)}, {number(high, sign=sign)}]"
+
+
+def p_text(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
+def group_label(row: dict[str, Any]) -> str:
+    label = ALL if row["breakdown"] == OVERALL else f"{row['breakdown']}={row['category']}"
+    return label if len(label) <= GROUP_WIDTH else label[: GROUP_WIDTH - 3] + "..."
+
+
+def aligned(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> list[str]:
+    """Columns padded to their widest cell; the first ``left`` columns left-aligned."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            cell.ljust(width) if i < left else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    return [line(headers), *(line(r) for r in rows)]
+
+
+def sections(frame: pd.DataFrame, keys: list[str]) -> list[tuple[tuple[Any, ...], pd.DataFrame]]:
+    """The frame split by ``keys``, in order of first appearance."""
+    if frame.empty:
+        return []
+    return [
+        (key if isinstance(key, tuple) else (key,), part)
+        for key, part in frame.groupby(keys, sort=False)
+    ]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How one kind of result prints: a section per run, a table per metric, a row per group."""
+
+    run_keys: tuple[str, ...]
+    title: Callable[[tuple[Any, ...]], str]
+    kind: Callable[[dict[str, Any]], str]
+    headers: tuple[str, ...]
+    cells: Callable[[dict[str, Any]], list[str]]
+
+
+COMPARISON = Layout(
+    run_keys=("task", "baseline", "candidate"),
+    title=lambda key: f"== {key[0]}: {key[2]} vs {key[1]} (baseline) ==",
+    kind=lambda r: "proportion" if r["method"] == NEWCOMBE_MCNEMAR else "bootstrap",
+    headers=("n", "base", "cand", "diff", "95% CI", "p", "p Holm", "b/c"),
+    cells=lambda r: [
+        str(r["n"]),
+        number(r["baseline_value"]),
+        number(r["candidate_value"]),
+        number(r["difference"], sign=True),
+        interval_text(r["ci_low"], r["ci_high"], sign=True),
+        p_text(r["p_value"]),
+        p_text(r["p_holm"]),
+        discordant(r),
+    ],
+)
+DESCRIPTION = Layout(
+    run_keys=("task", "log", "model"),
+    title=lambda key: f"== {key[0]}: {key[2]} ({key[1]}) ==",
+    kind=lambda r: str(r["method"]),
+    headers=("n", "value", "95% CI"),
+    cells=lambda r: [str(r["n"]), number(r["value"]), interval_text(r["ci_low"], r["ci_high"])],
+)
+
+
+def tables_text(frame: pd.DataFrame, layout: Layout) -> list[str]:
+    lines: list[str] = []
+    for key, part in sections(frame, list(layout.run_keys)):
+        lines += ["", layout.title(key)]
+        for (metric,), rows in sections(part, ["metric"]):
+            records = rows.to_dict("records")
+            lines += ["", f"{metric} ({layout.kind(records[0])})"]
+            table = [
+                ["  " + group_label(r), *layout.cells(r), FLAG if r["warning"] else ""]
+                for r in records
+            ]
+            lines += aligned(["  group", *layout.headers, ""], table)
+    return lines
+
+
+def discordant(row: dict[str, Any]) -> str:
+    a, b = row["baseline_only"], row["candidate_only"]
+    if a is None or b is None or _missing(a) or _missing(b):
+        return "-"
+    return f"{int(a)}/{int(b)}"
+
+
+def _missing(value: Any) -> bool:
+    try:
+        return bool(value != value)  # NaN and pandas.NA
+    except TypeError:
+        return True
+
+
+def render(frame: pd.DataFrame, kind: str, fmt: str) -> str:
+    """A comparison (kind ``compare``) or a description (``describe``) in format ``fmt``."""
+    notes: list[str] = list(frame.attrs.get("notes", []))
+    if fmt == "json":
+        return json_text(
+            {"rows": records(frame), "notes": notes, "pairing": frame.attrs.get("pairing", [])}
+        )
+    if fmt == "csv":
+        return str(frame.to_csv(index=False))
+    if fmt == "markdown":
+        body = [markdown_table(frame)]
+        return "\n\n".join([*body, *(f"- {note}" for note in notes), METHOD_NOTES[kind]]) + "\n"
+    layout = COMPARISON if kind == "compare" else DESCRIPTION
+    prose = [*notes, *tables_text(frame, layout), "", METHOD_NOTES[kind]]
+    if frame["warning"].astype(bool).any():
+        prose.append(LEGEND)
+    return "\n".join(wrapped(prose)).lstrip("\n") + "\n"
+
+
+def wrapped(lines: list[str]) -> list[str]:
+    """Lines longer than ``WIDTH`` (notes naming long log files) folded at spaces."""
+    out: list[str] = []
+    for line in lines:
+        out.extend(
+            textwrap.wrap(line, WIDTH, subsequent_indent="  ") if len(line) > WIDTH else [line]
+        )
+    return out
+
+
+def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """Rows as JSON-ready dicts (NaN and pandas.NA become None)."""
+    return [
+        {key: None if _missing(value) else value for key, value in row.items()}
+        for row in frame.astype(object).to_dict("records")
+    ]
+
+
+def json_text(data: Any) -> str:
+    return json.dumps(data, indent=2, default=_plain) + "\n"
+
+
+def _plain(value: Any) -> Any:
+    # numpy scalars (int64, float64, bool_) in the records
+    if hasattr(value, "item"):
+        return value.item()
+    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    if frame.empty:
+        return "(no rows)"
+    rows = records(frame)
+    headers = list(frame.columns)
+
+    def cell(value: Any) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, float):
+            return f"{value:.4g}"
+        return str(value).replace("|", "\\|")
+
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(cell(r[h]) for h in headers) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def judges_render(result: JudgeAgreement, fmt: str) -> str:
+    """Judge agreement: summary, confusion of grades, metric moves, disagreeing answers."""
+    if fmt == "json":
+        return json_text(
+            {
+                "summary": records(result.summary),
+                "confusion": {k: v.to_dict("index") for k, v in result.confusion.items()},
+                "metrics": records(result.metrics),
+                "disagreements": records(result.disagreements),
+                "fleiss_kappa": result.fleiss_kappa,
+                "notes": result.notes,
+            }
+        )
+    if fmt == "csv":
+        return str(result.disagreements.to_csv(index=False))
+    if fmt == "markdown":
+        parts = ["## Agreement", markdown_table(result.summary)]
+        for key, table in result.confusion.items():
+            parts += [
+                f"## Grades: {key} (rows: first, columns: second)",
+                markdown_table(table.reset_index(names="first")),
+            ]
+        parts += [
+            "## How the metrics move",
+            markdown_table(result.metrics),
+            "## Disagreements",
+            markdown_table(result.disagreements),
+        ]
+        parts += [f"- {note}" for note in result.notes]
+        return "\n\n".join(parts) + "\n"
+    lines = [*result.notes]
+    for row in records(result.summary):
+        lines += [
+            "",
+            f"== judges: {row['first']} vs {row['second']} ==",
+            f"{row['answers']} answers graded by both; agreement {row['agreement']:.1%}, "
+            f"Cohen's kappa {number(row['kappa'])}, {row['disagreements']} disagreement(s).",
+        ]
+    if result.fleiss_kappa is not None:
+        lines.append(f"Fleiss' kappa over all gradings: {number(result.fleiss_kappa)}")
+    for key, table in result.confusion.items():
+        lines += ["", f"grades, {key} (rows: first, columns: second)"]
+        cells = [[grade, *(str(v) for v in table.loc[grade])] for grade in table.index]
+        lines += aligned(["", *table.columns], cells)
+    lines += ["", "How the metrics move (first grading = baseline):"]
+    lines += tables_text(result.metrics, COMPARISON)
+    if not result.disagreements.empty:
+        lines += ["", "Answers graded differently:"]
+        rows = [
+            [
+                str(r["id"]),
+                str(r["epoch"]),
+                f"{r['first_grade']} -> {r['second_grade']}",
+                _short(r["answer"], 30),
+                _short(r["target"], 24),
+            ]
+            for r in records(result.disagreements)
+        ]
+        lines += aligned(["id", "epoch", "grades", "answer", "target"], rows, left=5)
+    lines += ["", METHOD_NOTES["compare"]]
+    return "\n".join(wrapped(lines)).lstrip("\n") + "\n"
+
+
+def _short(text: Any, width: int) -> str:
+    value = " ".join(str(text).split()) if text is not None else ""
+    return value if len(value) <= width else value[: width - 3] + "..."

@@ -1,0 +1,459 @@
+"""benchmarks.compare on logs of real Inspect runs with scripted models on the fixtures.
+
+Two scripted models of tests/test_examples.py answer every benchmark: the
+"careful" one (right on 2 of 5 TriviaQA questions, 4 of 10 SimpleQA, all
+text-only ScienceQA rows) and the "guesser" (a fixed answer). The numbers
+below follow from their replies; the statistics themselves are checked
+against oracles in test_statistics.py.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from inspect_ai import Task, eval
+from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
+from inspect_ai.model import ChatMessage
+
+from benchmarks.compare import CompareError, Settings, compare_logs, describe_logs
+from benchmarks.compare.api import COMPARE_COLUMNS
+from benchmarks.scienceqa import scienceqa
+from benchmarks.simpleqa import simpleqa
+from benchmarks.statistics import newcombe_paired_interval, wilson_interval
+from benchmarks.triviaqa import triviaqa
+from benchmarks.winogrande import winogrande
+from tests.scripted import last_user_text, scripted_model
+from tests.test_examples import (
+    SCIENCEQA_FILE,
+    SIMPLEQA_CSV,
+    TRIVIAQA_FILES,
+    WINOGRANDE_FILE,
+    assert_is_a_real_plot,
+    careful_reply,
+    guesser_reply,
+    judge_reply,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+FAST = Settings(resamples=2000)
+
+
+def all_four() -> list[Task]:
+    return [
+        triviaqa(data_files=TRIVIAQA_FILES),
+        simpleqa(dataset_path=SIMPLEQA_CSV),
+        winogrande(data_files=WINOGRANDE_FILE),
+        scienceqa(data_files=SCIENCEQA_FILE),
+    ]
+
+
+def run(tasks: Task | list[Task], reply, name: str, log_dir: Path, **kwargs) -> list[EvalLog]:
+    logs = eval(
+        tasks,
+        model=scripted_model(reply, name=name),
+        model_roles={"grader": scripted_model(judge_reply, name="grader")},
+        log_dir=str(log_dir),
+        display="none",
+        **kwargs,
+    )
+    assert all(log.status == "success" for log in logs), [str(log.error) for log in logs]
+    return logs
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Folders of logs: all four benchmarks for each model."""
+    root = tmp_path_factory.mktemp("compare")
+    for name, reply in (("careful", careful_reply), ("guesser", guesser_reply)):
+        run(all_four(), reply, name, root / name)
+    return {"careful": root / "careful", "guesser": root / "guesser", "root": root}
+
+
+def log_of(folder: Path, task: str) -> str:
+    [path] = folder.glob(f"*_{task}_*.eval")
+    return str(path)
+
+
+def rows(frame, **where) -> list[dict]:
+    selected = frame
+    for key, value in where.items():
+        selected = selected[selected[key] == value]
+    return selected.to_dict("records")
+
+
+def only_row(frame, **where) -> dict:
+    [row] = rows(frame, **where)
+    return row
+
+
+def test_triviaqa_paired_comparison(runs: dict[str, Path]) -> None:
+    frame = compare_logs(
+        [log_of(runs["careful"], "triviaqa"), log_of(runs["guesser"], "triviaqa")], settings=FAST
+    )
+    assert list(frame.columns) == COMPARE_COLUMNS
+    exact = only_row(frame, metric="exact_match", breakdown="overall")
+    # careful matches 2 of 5 questions, the guesser none: 2 discordant pairs, both the baseline's.
+    assert (exact["baseline_value"], exact["candidate_value"]) == (0.4, 0.0)
+    assert exact["difference"] == pytest.approx(-0.4)
+    assert (exact["baseline_only"], exact["candidate_only"]) == (2, 0)
+    assert exact["p_value"] == 0.5  # 2 x P(Binomial(2, 1/2) = 0)
+    interval = newcombe_paired_interval(0, 0, 2, 3)
+    assert (exact["ci_low"], exact["ci_high"]) == (interval.low, interval.high)
+    assert (round(exact["ci_low"], 4), round(exact["ci_high"], 4)) == (-0.7693, 0.1182)
+    assert exact["method"] == "newcombe+mcnemar_exact"
+    assert exact["warning"] == "only 5 questions; only 2 discordant pairs (too few to tell)"
+    f1 = only_row(frame, metric="f1", breakdown="overall")
+    assert (f1["baseline_value"], f1["candidate_value"]) == pytest.approx((0.56, 0.16))
+    assert f1["method"] == "bootstrap" and pd_isna(f1["baseline_only"])
+    assert f1["ci_high"] <= 0.0 < 0.4 <= -f1["ci_low"]  # the two per-question -1s drive it
+    # p ~ 2 P(neither -1 drawn) = 2 (3/5)^5 = 0.156; 0.035 is 3 standard errors at 2,000 draws
+    assert abs(f1["p_value"] - 2 * (3 / 5) ** 5) < 0.035
+    assert [r["category"] for r in rows(frame, breakdown="answer_type")] == ["WikipediaEntity"] * 2
+    assert frame.attrs["pairing"] == [
+        {
+            "task": "triviaqa",
+            "baseline": "mockllm/careful",
+            "candidate": "mockllm/guesser",
+            "paired": 5,
+            "baseline_only": 0,
+            "candidate_only": 0,
+            "unscored_baseline": 0,
+            "unscored_candidate": 0,
+        }
+    ]
+
+
+def pd_isna(value) -> bool:
+    import pandas as pd
+
+    return bool(pd.isna(value))
+
+
+def test_bootstrap_numbers_repeat_with_the_seed_and_move_with_another(runs) -> None:
+    paths = [log_of(runs["careful"], "triviaqa"), log_of(runs["guesser"], "triviaqa")]
+    first = compare_logs(paths, settings=FAST)
+    again = compare_logs(paths, settings=FAST)
+    other = compare_logs(paths, settings=Settings(resamples=2000, seed=1))
+    assert first.equals(again)
+    f1 = [only_row(f, metric="f1", breakdown="overall")["p_value"] for f in (first, other)]
+    assert f1[0] != f1[1]
+
+
+def test_simpleqa_ratios_and_categories(runs: dict[str, Path]) -> None:
+    frame = compare_logs(
+        [log_of(runs["careful"], "simpleqa"), log_of(runs["guesser"], "simpleqa")], settings=FAST
+    )
+    overall = {r["metric"]: r for r in rows(frame, breakdown="overall")}
+    assert list(overall) == [
+        "correct",
+        "incorrect",
+        "not_attempted",
+        "attempted_accuracy",
+        "f_score",
+    ]
+    # careful: 4 correct, 3 not attempted, 3 wrong of 10; the guesser: 10 wrong.
+    assert overall["correct"]["p_value"] == 0.125  # b = 4, c = 0
+    assert (overall["not_attempted"]["baseline_only"], overall["not_attempted"]["p_value"]) == (
+        3,
+        0.25,
+    )
+    assert overall["attempted_accuracy"]["baseline_value"] == pytest.approx(4 / 7)
+    assert overall["attempted_accuracy"]["candidate_value"] == 0.0
+    assert overall["f_score"]["baseline_value"] == pytest.approx(2 * 0.4 * (4 / 7) / (0.4 + 4 / 7))
+    assert overall["attempted_accuracy"]["method"] == "bootstrap"
+    topics = rows(frame, breakdown="topic", metric="correct")
+    assert [(r["category"], r["n"], r["baseline_only"]) for r in topics] == [
+        ("Geography", 1, 0),
+        ("Politics", 4, 2),
+        ("Science and technology", 2, 1),
+        ("Sports", 2, 1),
+        ("unknown", 1, 0),
+    ]
+    # Holm over the five topics: raw 1, 0.5, 1, 1, 1 -> 5 x 0.5 capped at 1.
+    assert [r["p_value"] for r in topics] == [1.0, 0.5, 1.0, 1.0, 1.0]
+    assert [r["p_holm"] for r in topics] == [1.0] * 5
+    assert math.isnan(overall["correct"]["p_holm"])
+    assert {r["metric"] for r in rows(frame, breakdown="answer_type")} == {
+        "correct",
+        "attempted_accuracy",
+    }
+
+
+def test_scienceqa_breakdowns(runs: dict[str, Path]) -> None:
+    frame = compare_logs(
+        [log_of(runs["careful"], "scienceqa"), log_of(runs["guesser"], "scienceqa")],
+        settings=FAST,
+    )
+    table = {
+        (r["breakdown"], r["category"]): (r["n"], r["baseline_value"], r["candidate_value"])
+        for r in rows(frame)
+    }
+    assert table == {
+        ("overall", "all"): (9, 5 / 9, 3 / 9),
+        ("subject", "language science"): (2, 1.0, 0.5),
+        ("subject", "natural science"): (6, 2 / 6, 2 / 6),
+        ("subject", "social science"): (1, 1.0, 0.0),
+        ("context_type", "IMG"): (4, 0.0, 0.0),
+        ("context_type", "NO"): (3, 1.0, 1 / 3),
+        ("context_type", "TXT"): (2, 1.0, 1.0),
+        ("grade_band", "G1-6"): (5, 0.6, 0.4),
+        ("grade_band", "G7-12"): (4, 0.5, 0.25),
+    }
+
+
+def test_one_log_gets_every_metric_with_its_interval(runs: dict[str, Path]) -> None:
+    frame = describe_logs(log_of(runs["careful"], "simpleqa"), settings=FAST)
+    correct = only_row(frame, metric="correct", breakdown="overall")
+    wilson = wilson_interval(4, 10)
+    assert (correct["value"], correct["ci_low"], correct["ci_high"]) == (
+        0.4,
+        wilson.low,
+        wilson.high,
+    )
+    assert correct["method"] == "wilson"
+    ratio = only_row(frame, metric="attempted_accuracy", breakdown="overall")
+    assert ratio["method"] == "bootstrap" and ratio["ci_low"] <= 4 / 7 <= ratio["ci_high"]
+    politics = only_row(frame, metric="correct", category="Politics")
+    assert (politics["n"], politics["value"]) == (4, 0.5)
+    assert politics["warning"] == "only 4 questions (too few to tell)"
+
+
+def test_folders_compare_task_by_task_and_more_logs_against_the_first(runs) -> None:
+    frame = compare_logs([runs["careful"], runs["guesser"], runs["careful"]], settings=FAST)
+    assert sorted(set(frame["task"])) == ["scienceqa", "simpleqa", "triviaqa", "winogrande"]
+    assert sorted(set(zip(frame["baseline"], frame["candidate"], strict=True))) == [
+        ("mockllm/careful", "mockllm/careful"),
+        ("mockllm/careful", "mockllm/guesser"),
+    ]
+    itself = rows(frame, candidate="mockllm/careful", breakdown="overall", metric="accuracy")
+    assert [(r["task"], r["difference"], r["p_value"]) for r in itself] == [
+        ("winogrande", 0.0, 1.0),
+        ("scienceqa", 0.0, 1.0),
+    ]
+
+
+def test_epochs_average_per_question(tmp_path: Path, runs: dict[str, Path]) -> None:
+    calls: dict[str, int] = {}
+
+    def flip_flop(messages: list[ChatMessage]) -> str:
+        text = last_user_text(messages)
+        calls[text] = calls.get(text, 0) + 1
+        return "ANSWER: A" if calls[text] % 2 else "ANSWER: B"
+
+    [log] = run(winogrande(data_files=WINOGRANDE_FILE), flip_flop, "flipflop", tmp_path, epochs=2)
+    frame = compare_logs([log_of(runs["careful"], "winogrande"), log.location], settings=FAST)
+    accuracy = only_row(frame, metric="accuracy")
+    # every question right in one epoch of two: mean 0.5, not binary, so bootstrapped
+    assert (accuracy["baseline_value"], accuracy["candidate_value"]) == (1.0, 0.5)
+    assert accuracy["method"] == "bootstrap"
+    assert (accuracy["ci_low"], accuracy["ci_high"]) == (-0.5, -0.5)
+    assert accuracy["p_value"] == pytest.approx(2 / 2001)
+    assert any("2 epochs; each question scores the mean" in note for note in frame.attrs["notes"])
+
+
+def test_errored_and_missing_questions_are_counted_not_dropped(tmp_path: Path, runs) -> None:
+    def fails_on_one(messages: list[ChatMessage]) -> str:
+        if "Boston Marathon" in last_user_text(messages).rsplit("Question: ", 1)[-1]:
+            raise RuntimeError("scripted failure")
+        return careful_reply(messages)
+
+    [failed] = run(
+        triviaqa(data_files=TRIVIAQA_FILES), fails_on_one, "flaky", tmp_path, fail_on_error=False
+    )
+    [short] = run(triviaqa(data_files=TRIVIAQA_FILES), guesser_reply, "short", tmp_path, limit=3)
+    frame = compare_logs([failed.location, short.location], settings=FAST)
+    assert only_row(frame, metric="exact_match", breakdown="overall")["n"] == 3
+    [pairing] = frame.attrs["pairing"]
+    assert pairing == {
+        "task": "triviaqa",
+        "baseline": "mockllm/flaky",
+        "candidate": "mockllm/short",
+        "paired": 3,
+        "baseline_only": 2,
+        "candidate_only": 0,
+        "unscored_baseline": 0,
+        "unscored_candidate": 0,
+    }
+    failed_name, short_name = Path(failed.location).name, Path(short.location).name
+    assert (
+        f"triviaqa: 3 questions paired ({failed_name} vs {short_name}); left out of every "
+        f"number: 2 only in {failed_name}." in frame.attrs["notes"]
+    )
+    errored = [i for i, s in enumerate(failed.samples or []) if s.error]
+    assert len(errored) == 1
+    assert (
+        f"{failed_name}: 1 question(s) with an error or without a score in some epoch, "
+        f"left out: {failed.samples[errored[0]].id}." in frame.attrs["notes"]
+    )
+
+
+def test_same_data_spelled_differently_compares(tmp_path: Path, runs) -> None:
+    [spelled] = run(
+        winogrande(data_files={"validation": WINOGRANDE_FILE}), guesser_reply, "g", tmp_path
+    )
+    frame = compare_logs([log_of(runs["careful"], "winogrande"), spelled.location], settings=FAST)
+    assert only_row(frame, metric="accuracy")["n"] == 5
+
+
+def refusal(paths: list[str]) -> str:
+    with pytest.raises(CompareError) as caught:
+        compare_logs(paths, settings=FAST)
+    return str(caught.value)
+
+
+def test_refuses_different_scoring_or_prompt_parameters(tmp_path: Path, runs) -> None:
+    [zero_shot] = run(triviaqa(data_files=TRIVIAQA_FILES, shots=0), guesser_reply, "g", tmp_path)
+    careful = log_of(runs["careful"], "triviaqa")
+    assert refusal([careful, zero_shot.location]) == (
+        f"cannot compare {careful} with {zero_shot.location}: task argument 'shots' differs "
+        f"(5 in {Path(careful).name}, 0 in {Path(zero_shot.location).name})."
+    )
+    [parse] = run(
+        winogrande(data_files=WINOGRANDE_FILE, answer_parse="evalscope"),
+        guesser_reply,
+        "g",
+        tmp_path,
+    )
+    assert "task argument 'answer_parse' differs ('answer_marker' in" in refusal(
+        [log_of(runs["careful"], "winogrande"), parse.location]
+    )
+
+
+def test_refuses_another_task_and_another_dataset(tmp_path: Path, runs) -> None:
+    careful = log_of(runs["careful"], "triviaqa")
+    winogrande_log = log_of(runs["guesser"], "winogrande")
+    assert refusal([careful, winogrande_log]).startswith(
+        f"cannot compare {careful} with {winogrande_log}: the task differs "
+        "('benchmarks/triviaqa' in"
+    )
+    # Same file name and ids, answers flipped: another dataset.
+    flipped = tmp_path / "validation.jsonl"
+    lines = Path(WINOGRANDE_FILE).read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    for record in records:
+        record["answer"] = "2" if record["answer"] == "1" else "1"
+    flipped.write_text("".join(json.dumps(r) + "\n" for r in records))
+    [other] = run(winogrande(data_files=str(flipped)), guesser_reply, "g", tmp_path)
+    message = refusal([log_of(runs["careful"], "winogrande"), other.location])
+    assert message.endswith(
+        "5 shared sample id(s) have different targets (first: "
+        "winogrande_xl_validation_0: 'B' vs 'A'); not the same dataset."
+    )
+
+
+def test_refuses_bad_input(tmp_path: Path, runs) -> None:
+    missing = str(tmp_path / "nowhere.eval")
+    assert refusal([missing, missing]) == f"{missing}: no such file or directory."
+    empty_folder = tmp_path / "empty"
+    empty_folder.mkdir()
+    assert refusal([str(empty_folder), missing]) == (
+        f"{empty_folder}: the folder holds no Inspect log (.eval or .json)."
+    )
+    not_a_log = tmp_path / "notes.json"
+    not_a_log.write_text("{}")
+    assert refusal([str(not_a_log), missing]).startswith(f"{not_a_log}: not a readable Inspect log")
+    # A log with no samples.
+    log = read_eval_log(log_of(runs["careful"], "winogrande"))
+    log.samples = []
+    hollow = tmp_path / "hollow.eval"
+    write_eval_log(log, str(hollow))
+    assert refusal([str(hollow), log_of(runs["guesser"], "winogrande")]) == (
+        f"{hollow}: the log holds no samples."
+    )
+    # A log of a task the table does not know.
+    log.eval.task = "mystery"
+    stranger = tmp_path / "stranger.eval"
+    write_eval_log(log, str(stranger))
+    assert refusal([str(stranger), str(stranger)]).startswith(
+        f"{stranger}: task 'mystery' is not one this tool knows (triviaqa, simpleqa,"
+    )
+    with pytest.raises(CompareError, match="no score named 'nope'"):
+        describe_logs(log_of(runs["careful"], "winogrande"), scorer="nope")
+    # A score value without the task's keys.
+    trivia = read_eval_log(log_of(runs["careful"], "triviaqa"))
+    first = (trivia.samples or [])[0]
+    (first.scores or {})["triviaqa_scorer"].value = {"exact_match": 1.0}
+    truncated = tmp_path / "truncated.eval"
+    write_eval_log(trivia, str(truncated))
+    with pytest.raises(CompareError) as caught:
+        describe_logs(truncated)
+    assert str(caught.value) == (
+        f"{truncated}, sample {first.id} (epoch 1): score value {{'exact_match': 1.0}} lacks "
+        "the keys exact_match, f1 of triviaqa_scorer."
+    )
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks.compare", *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_cli_prints_a_table_and_other_formats(runs: dict[str, Path], tmp_path: Path) -> None:
+    paths = [log_of(runs["careful"], "triviaqa"), log_of(runs["guesser"], "triviaqa")]
+    text = cli(*paths, "--resamples", "500")
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert "== triviaqa: mockllm/guesser vs mockllm/careful (baseline) ==" in lines
+    assert max(len(line) for line in lines) <= 100
+    row = next(line for line in lines if line.strip().startswith("all"))
+    assert row.split()[:6] == ["all", "5", "0.400", "0.000", "-0.400", "[-0.769,"]
+    assert row.split()[7:10] == ["0.500", "-", "2/0"]
+
+    as_json = json.loads(cli(*paths, "--format", "json", "--resamples", "500").stdout)
+    assert as_json["pairing"][0]["paired"] == 5
+    assert as_json["rows"][0]["p_holm"] is None and as_json["rows"][0]["baseline_only"] == 2
+    csv_text = cli(*paths, "--format", "csv", "--resamples", "500").stdout
+    assert csv_text.splitlines()[0] == ",".join(COMPARE_COLUMNS)
+    markdown = cli(*paths, "--format", "markdown", "--resamples", "500").stdout
+    assert markdown.startswith("| " + " | ".join(COMPARE_COLUMNS) + " |")
+
+    plot = tmp_path / "forest.png"
+    drawn = cli(*paths, "--resamples", "500", "--plot", str(plot))
+    assert drawn.returncode == 0 and f"Wrote {plot}" in drawn.stderr
+    assert_is_a_real_plot(plot)
+
+
+def test_cli_errors_are_one_line_without_traceback(runs: dict[str, Path], tmp_path) -> None:
+    result = cli(str(tmp_path / "missing.eval"), log_of(runs["careful"], "triviaqa"))
+    assert result.returncode == 2
+    assert result.stderr == f"error: {tmp_path / 'missing.eval'}: no such file or directory.\n"
+    assert result.stdout == ""
+    bad = cli(log_of(runs["careful"], "triviaqa"), "--resamples", "0")
+    assert bad.returncode == 2 and "must be a positive integer, got '0'" in bad.stderr
+
+
+def test_missing_optional_packages_name_their_extra(monkeypatch: pytest.MonkeyPatch, runs) -> None:
+    from benchmarks.compare.api import pandas
+    from benchmarks.compare.plot import forest_plot
+
+    frame = describe_logs(log_of(runs["careful"], "winogrande"), settings=FAST)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    with pytest.raises(CompareError) as plot_error:
+        forest_plot(frame, "unused.png", kind="describe")
+    assert str(plot_error.value) == 'the forest plot needs matplotlib: pip install -e ".[plots]"'
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(CompareError) as pandas_error:
+        pandas()
+    assert str(pandas_error.value) == 'benchmarks.compare needs pandas: pip install -e ".[compare]"'
+
+
+def test_numbers_do_not_depend_on_the_order_or_format_of_the_log(tmp_path: Path, runs) -> None:
+    careful = log_of(runs["careful"], "triviaqa")
+    reordered = read_eval_log(careful)
+    reordered.samples = list(reversed(reordered.samples or []))
+    as_json = tmp_path / "careful.json"
+    write_eval_log(reordered, str(as_json))
+    guesser = log_of(runs["guesser"], "triviaqa")
+    original = compare_logs([careful, guesser], settings=FAST)
+    assert original.equals(compare_logs([str(as_json), guesser], settings=FAST))
