@@ -47,6 +47,7 @@ from benchmarks.simpleqa_metrics import (
     simpleqa_task_metrics,
     statistics_from_totals,
 )
+from benchmarks.statistics import fleiss_kappa
 
 # GRADER_TEMPLATE of simple-evals simpleqa_eval.py after .strip(), byte for byte.
 GRADER_TEMPLATE = (
@@ -228,31 +229,6 @@ def verdict_text(reply: str, grade: str) -> str:
 
 # ---------------------------------------------------------------------------
 # Agreement
-
-
-def fleiss_kappa(counts: np.ndarray) -> float:
-    """Fleiss' kappa (Fleiss 1971) of a subjects x categories table of rating counts.
-
-    Every row must sum to the same number of raters n >= 2. NaN when chance
-    agreement is 1 (every rating in one category): kappa is 0/0 there.
-    """
-    table = np.asarray(counts, dtype=float)
-    if table.ndim != 2 or table.shape[0] == 0:
-        raise ValueError("fleiss_kappa needs a non-empty subjects x categories table")
-    raters = table.sum(axis=1)
-    if not np.all(raters == raters[0]) or raters[0] < 2:
-        raise ValueError(
-            "fleiss_kappa needs the same number (>= 2) of ratings for every subject, "
-            f"got {sorted(set(raters.tolist()))}"
-        )
-    n = raters[0]
-    category_share = table.sum(axis=0) / table.sum()
-    subject_agreement = (np.square(table).sum(axis=1) - n) / (n * (n - 1))
-    observed = subject_agreement.mean()
-    chance = np.square(category_share).sum()
-    if chance == 1.0:
-        return float("nan")
-    return float((observed - chance) / (1.0 - chance))
 
 
 PANEL_STATISTICS = ("correct", "incorrect", "not_attempted", "attempted_accuracy", "f_score")

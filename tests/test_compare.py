@@ -457,3 +457,33 @@ def test_numbers_do_not_depend_on_the_order_or_format_of_the_log(tmp_path: Path,
     guesser = log_of(runs["guesser"], "triviaqa")
     original = compare_logs([careful, guesser], settings=FAST)
     assert original.equals(compare_logs([str(as_json), guesser], settings=FAST))
+
+
+def test_simpleqa_verified_breaks_down_by_its_four_fields(tmp_path: Path) -> None:
+    """The oracle (every bundled answer right) against the random baseline (1 of 20 right
+    by chance: a bundled answer that happens to fit), both graded by the oracle."""
+    from benchmarks.simpleqa_verified import simpleqa_verified
+
+    logs = {}
+    for model in ("oracle", "random"):
+        [log] = eval(
+            simpleqa_verified(bundled_sample=True),
+            model=f"benchmarks/{model}",
+            model_roles={"grader": "benchmarks/oracle"},
+            log_dir=str(tmp_path / model),
+            display="none",
+        )
+        assert log.location
+        logs[model] = log.location
+    frame = compare_logs([logs["oracle"], logs["random"]], settings=FAST)
+    overall = only_row(frame, breakdown="overall", metric="correct")
+    assert (overall["n"], overall["baseline_value"]) == (20, 1.0)
+    assert overall["baseline_only"] == 20 - round(overall["candidate_value"] * 20)
+    breakdowns = set(frame["breakdown"]) - {"overall"}
+    assert breakdowns == {"topic", "answer_type", "multi_step", "requires_reasoning"}
+    assert [
+        (r["category"], r["n"]) for r in rows(frame, breakdown="multi_step", metric="correct")
+    ] == [
+        ("False", 10),
+        ("True", 10),
+    ]

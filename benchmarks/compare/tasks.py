@@ -105,7 +105,7 @@ TASKS: dict[str, TaskScores] = {
         breakdowns=("topic", "answer_type"),
     ),
     "simpleqa_verified": TaskScores(
-        scorer="simpleqa_scorer",
+        scorer="simpleqa_verified_scorer",
         components=SIMPLEQA_COMPONENTS,
         metrics=SIMPLEQA_METRICS,
         category_metrics=SIMPLEQA_CATEGORY_METRICS,
@@ -129,7 +129,7 @@ TASKS: dict[str, TaskScores] = {
 
 # Tasks whose scores are SimpleQA judge grades (judge agreement applies).
 GRADED_TASKS = ("simpleqa", "simpleqa_verified")
-# simpleqa_scorer's value key holding 1.0 -> the grade (benchmarks.simpleqa.GRADE_VALUE_KEYS
+# simpleqa_scorer's value key holding 1.0 -> the grade (benchmarks.simpleqa_metrics.GRADE_VALUE_KEYS
 # inverted; repeated here so reading logs does not import the task and its data loaders).
 GRADE_OF_VALUE_KEY = {
     "correct": "CORRECT",
