@@ -41,6 +41,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 
 from benchmarks.errors import TaskParameterError
+from benchmarks.registry_names import also_by_short_name, namespaced
 from benchmarks.simpleqa_metrics import (
     GRADE_VALUE_KEYS,
     JUDGE_FAILURE,
@@ -234,7 +235,7 @@ def verdict_text(reply: str, grade: str) -> str:
 PANEL_STATISTICS = ("correct", "incorrect", "not_attempted", "attempted_accuracy", "f_score")
 
 
-@metric
+@metric(name=namespaced("judge_panel_metrics", __name__))
 def judge_panel_metrics(renamed: dict[str, str] | None = None) -> Metric:
     """Per judge of a panel, ``judge_<i>_<statistic>`` over its own grades (judge i is
     the i-th model bound to ``grader``, named in each score's ``judges``), plus
@@ -284,7 +285,11 @@ def panel_verdicts(sample_score: SampleScore) -> list[str]:
 
 
 # The metrics an `inspect score` re-grading reports; a task may override them.
-@scorer(metrics=[*simpleqa_task_metrics(topic_breakdown=True), judge_panel_metrics()])
+@also_by_short_name
+@scorer(
+    metrics=[*simpleqa_task_metrics(topic_breakdown=True), judge_panel_metrics()],
+    name=namespaced("simpleqa_scorer", __name__),
+)
 def simpleqa_scorer(
     grade_prompt: str | None = None,
     grade_parse: GradeParse = "strict",

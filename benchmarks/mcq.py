@@ -38,6 +38,8 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from benchmarks.registry_names import also_by_short_name, namespaced
+
 NO_ANSWER = "no answer parsed"
 
 
@@ -275,7 +277,7 @@ LETTER_PARSERS: dict[str, LetterParser] = {
 }
 
 
-@metric
+@metric(name=namespaced("parse_failure_rate", __name__))
 def parse_failure_rate() -> Metric:
     """Fraction of replies from which no option letter could be read."""
 
@@ -288,7 +290,11 @@ def parse_failure_rate() -> Metric:
     return compute
 
 
-@scorer(metrics=[accuracy(), stderr(), parse_failure_rate()])
+@also_by_short_name
+@scorer(
+    metrics=[accuracy(), stderr(), parse_failure_rate()],
+    name=namespaced("option_letter_scorer", __name__),
+)
 def option_letter_scorer(parser: str) -> Scorer:
     """Correct when the letter parsed from the reply is the target letter.
 

@@ -51,8 +51,8 @@ from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split, lo
 from benchmarks.mcq import option_letter_scorer, option_letters, parse_failure_rate, render_options
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field, string_list
+from benchmarks.registry_names import namespaced
 from benchmarks.sample_data import data_files_for
-from benchmarks.task_names import registry_task_name
 
 DATASET_PATH = "derek-thomas/ScienceQA"
 SPLITS = ("train", "validation", "test")
@@ -110,7 +110,7 @@ _GRADE = re.compile(r"grade(\d{1,2})")
 
 
 @task(
-    name=registry_task_name("scienceqa", __name__),
+    name=namespaced("scienceqa", __name__),
     description="ScienceQA multiple choice with optional image: "
     "option-letter accuracy by subject, context and grade",
 )

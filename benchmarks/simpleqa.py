@@ -52,10 +52,10 @@ from benchmarks.judge import (
 from benchmarks.lazy_dataset import LazyDataset, announce_cut
 from benchmarks.loading import DataFiles
 from benchmarks.parameters import ParameterCheck
+from benchmarks.registry_names import namespaced
 from benchmarks.sample_data import data_files_for
 from benchmarks.simpleqa_data import dataset_file, read_rows, record_to_sample
 from benchmarks.simpleqa_metrics import JUDGE_FAILURE, simpleqa_task_metrics
-from benchmarks.task_names import registry_task_name
 
 __all__ = [
     "GRADER_TEMPLATE",
@@ -110,7 +110,7 @@ logger = logging.getLogger(__name__)
 
 
 @task(
-    name=registry_task_name("simpleqa", __name__),
+    name=namespaced("simpleqa", __name__),
     description="SimpleQA short-form factuality graded by an LLM judge (role grader): "
     "calibration metrics",
 )
@@ -261,7 +261,7 @@ def selected_rows(num_examples: int | None, available: int, draw: str, where: st
     return random.Random(0).sample(range(available), num_examples)
 
 
-@solver
+@solver(name=namespaced("answer_template", __name__))
 def answer_template(template: str) -> Solver:
     """Put the question into ``template`` (placeholder ``{question}``).
 

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 from inspect_ai.scorer import Metric, SampleScore, grouped, metric
 
+from benchmarks.registry_names import namespaced
+
 JUDGE_FAILURE = "JUDGE_FAILURE"
 # Score value keys, one per grade; exactly one is 1.0 in every score.
 GRADE_VALUE_KEYS = {
@@ -75,7 +77,7 @@ def statistics_from_totals(totals: dict[str, float], count: int) -> dict[str, fl
     }
 
 
-@metric
+@metric(name=namespaced("simpleqa_metrics", __name__))
 def simpleqa_metrics(renamed: dict[str, str] | None = None) -> Metric:
     """All SimpleQA statistics, each under its own name (or the name ``renamed`` gives it)."""
     names = renamed or {}
@@ -86,7 +88,7 @@ def simpleqa_metrics(renamed: dict[str, str] | None = None) -> Metric:
     return compute
 
 
-@metric
+@metric(name=namespaced("simpleqa_statistic", __name__))
 def simpleqa_statistic(statistic: str) -> Metric:
     """One SimpleQA statistic (for ``grouped``, which needs a single value)."""
 

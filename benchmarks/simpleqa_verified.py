@@ -39,9 +39,9 @@ from benchmarks.lazy_dataset import dataset_from_rows
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field
+from benchmarks.registry_names import also_by_short_name, namespaced
 from benchmarks.sample_data import data_files_for
 from benchmarks.simpleqa_metrics import breakdown_metrics, simpleqa_metrics
-from benchmarks.task_names import registry_task_name
 
 TASK = "simpleqa_verified"
 DATASET_PATH = "google/simpleqa-verified"
@@ -67,7 +67,7 @@ BOOLEAN_TEXT = {"True": True, "true": True, "False": False, "false": False}
 
 
 @task(
-    name=registry_task_name("simpleqa_verified", __name__),
+    name=namespaced("simpleqa_verified", __name__),
     description="SimpleQA Verified (1,000 re-checked SimpleQA questions) graded by an LLM "
     "judge (role grader): F1 and breakdowns",
 )
@@ -169,7 +169,8 @@ def verified_metrics(breakdowns: bool = True) -> list[Metric | dict[str, list[Me
 
 
 # The metrics an `inspect score` re-grading reports: the task's, not SimpleQA's.
-@scorer(metrics=verified_metrics())
+@also_by_short_name
+@scorer(metrics=verified_metrics(), name=namespaced("simpleqa_verified_scorer", __name__))
 def simpleqa_verified_scorer(
     grade_prompt: str | None = None,
     grade_parse: GradeParse = "strict",

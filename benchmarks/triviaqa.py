@@ -67,8 +67,8 @@ from benchmarks.lazy_dataset import dataset_from_rows
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field, string_list
+from benchmarks.registry_names import also_by_short_name, namespaced
 from benchmarks.sample_data import data_files_for
-from benchmarks.task_names import registry_task_name
 
 DATASET_PATH = "mandarjoshi/trivia_qa"
 DEFAULT_CONFIG = "rc.wikipedia.nocontext"
@@ -118,7 +118,7 @@ EVIDENCE_COLUMNS = ("entity_pages", "search_results")
 
 
 @task(
-    name=registry_task_name("triviaqa", __name__),
+    name=namespaced("triviaqa", __name__),
     description="Closed-book few-shot TriviaQA (Wikipedia): alias exact match and token F1",
 )
 def triviaqa(
@@ -362,7 +362,11 @@ class FewShotPrompts:
         return EVIDENCE_TEMPLATE.format(evidence=text)
 
 
-@scorer(metrics={"exact_match": [accuracy(), stderr()], "f1": [mean()]})
+@also_by_short_name
+@scorer(
+    metrics={"exact_match": [accuracy(), stderr()], "f1": [mean()]},
+    name=namespaced("triviaqa_scorer", __name__),
+)
 def triviaqa_scorer(
     metric: TriviaQAMetric = "normalized_alias_exact_match",
     answer_extraction: AnswerExtraction = "stop_sequences",

@@ -41,8 +41,8 @@ from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
 from benchmarks.mcq import option_letter_scorer, option_letters, render_options
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field
+from benchmarks.registry_names import namespaced
 from benchmarks.sample_data import data_files_for
-from benchmarks.task_names import registry_task_name
 
 DATASET_PATH = "allenai/winogrande"
 DEFAULT_CONFIG = "winogrande_xl"
@@ -74,7 +74,7 @@ DEMONSTRATION_SEPARATOR = "\n\n"
 
 
 @task(
-    name=registry_task_name("winogrande", __name__),
+    name=namespaced("winogrande", __name__),
     description="Winogrande 0-shot two-choice MCQ (evalscope template): letter accuracy",
 )
 def winogrande(

@@ -223,6 +223,16 @@ def test_one_log_gets_every_metric_with_its_interval(runs: dict[str, Path]) -> N
     assert politics["warning"] == "only 4 questions (too few to tell)"
 
 
+def test_f1_is_bootstrapped_even_when_every_value_is_0_or_1(tmp_path: Path) -> None:
+    """TriviaQA F1 is a mean of token F1s, not a proportion: its method does not depend on
+    the data (the oracle's F1s are all 1.0)."""
+    [log] = eval(triviaqa(bundled_sample=True), model="benchmarks/oracle", log_dir=str(tmp_path))
+    assert log.location
+    frame = describe_logs(log.location, settings=FAST)
+    methods = {r["metric"]: r["method"] for r in rows(frame, breakdown="overall")}
+    assert methods == {"exact_match": "wilson", "f1": "bootstrap"}
+
+
 def test_folders_compare_task_by_task_and_more_logs_against_the_first(runs) -> None:
     frame = compare_logs([runs["careful"], runs["guesser"], runs["careful"]], settings=FAST)
     assert sorted(set(frame["task"])) == ["scienceqa", "simpleqa", "triviaqa", "winogrande"]

@@ -22,6 +22,7 @@ import shlex
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -162,6 +163,8 @@ def test_every_documented_command_runs_offline(tmp_path: Path) -> None:
         "inspect eval-retry": test_eval_retry_finishes_an_interrupted_run,
         "inspect view": test_inspect_view_serves_the_logs,
         "inspect list tasks": test_inspect_list_tasks,
+        "inspect score": test_the_compare_page_commands_run_on_real_logs,
+        "python -m benchmarks.compare": test_the_compare_page_commands_run_on_real_logs,
     }
     unhandled = [
         f"{page}: {command}"
@@ -336,3 +339,95 @@ def test_the_readme_eval_set_recipe_runs_with_per_task_data(
         "benchmarks/triviaqa",
         "benchmarks/winogrande",
     ]
+
+
+def _eval_to(task: object, model: str, path: Path, **kwargs: object) -> None:
+    """One offline eval whose log is written to ``path``."""
+    from inspect_ai import eval as inspect_eval
+
+    [log] = inspect_eval(task, model=model, log_dir=str(path.parent / "_runs"), **kwargs)
+    assert log.status == "success" and log.location
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(log.location, path)
+
+
+def test_the_compare_page_commands_run_on_real_logs(tmp_path: Path) -> None:
+    """Each command of docs/compare.md, in its order, on offline logs at the paths it names
+    (LOG_A, LOG_B, ... stand for the oracle's and the random baseline's TriviaQA logs; with
+    --judges, for a SimpleQA log and a copy re-graded by another judge)."""
+    from benchmarks.simpleqa import simpleqa
+    from benchmarks.triviaqa import triviaqa
+    from benchmarks.winogrande import winogrande
+
+    logs = tmp_path / "logs"
+    judged = {"grader": ORACLE}
+    _eval_to(triviaqa(bundled_sample=True), ORACLE, logs / "a.eval")
+    _eval_to(triviaqa(bundled_sample=True), "benchmarks/random", logs / "b.eval")
+    _eval_to(simpleqa(bundled_sample=True), ORACLE, logs / "simpleqa.eval", model_roles=judged)
+    for folder, model in (("gpt-4o", ORACLE), ("claude", "benchmarks/random")):
+        _eval_to(triviaqa(bundled_sample=True), model, logs / folder / "triviaqa.eval")
+        _eval_to(winogrande(bundled_sample=True), model, logs / folder / "winogrande.eval")
+    env = user_env()
+
+    def run(words: list[str]) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(
+            words, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, f"{' '.join(words)}\n{done.stdout}\n{done.stderr}"
+        return done
+
+    # a copy of the SimpleQA log graded by a second judge, for "--judges LOG_A LOG_B"
+    shutil.copy(logs / "simpleqa.eval", logs / "judged_a.eval")
+    run(
+        [
+            inspect_cli(),
+            "score",
+            "logs/simpleqa.eval",
+            "--model-role",
+            "grader=benchmarks/random",
+            "--action",
+            "overwrite",
+            "--overwrite",
+            "--output-file",
+            "logs/judged_b.eval",
+        ]
+    )
+    run(
+        [
+            inspect_cli(),
+            "score",
+            "logs/simpleqa.eval",
+            "--model-role",
+            "grader=benchmarks/random",
+            "--action",
+            "append",
+            "--overwrite",
+        ]
+    )
+
+    placeholders = {
+        "LOG": "logs/a.eval",
+        "LOG_A": "logs/a.eval",
+        "LOG_B": "logs/b.eval",
+        "LOG_C": "logs/b.eval",
+    }
+    judge_placeholders = {
+        "LOG": "logs/simpleqa.eval",
+        "LOG_A": "logs/judged_a.eval",
+        "LOG_B": "logs/judged_b.eval",
+    }
+    page = [c for p, c in documented_commands() if p == "compare.md"]
+    commands = [c for c in page if c.startswith(("python -m benchmarks.compare", "inspect score "))]
+    assert len(commands) >= 6
+    for command in commands:
+        words = shlex.split(re.sub(r"\[[^\]]*\]", "", command))  # optional parts
+        table = judge_placeholders if "--judges" in words else placeholders
+        words = [table.get(word, word) for word in words]
+        if words[0] == "python":
+            words[0] = sys.executable
+        else:  # inspect score: the judge is an offline model
+            words[0] = inspect_cli()
+            words = [f"grader={ORACLE}" if w.startswith("grader=") else w for w in words]
+        done = run(words)
+        if words[1:3] == ["-m", "benchmarks.compare"]:
+            assert "95% CI" in done.stdout or "agreement" in done.stdout, done.stdout

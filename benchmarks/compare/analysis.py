@@ -153,7 +153,7 @@ def is_binary(column: FloatArray) -> bool:
 
 def binary_column(spec: TaskScores, metric: Metric, *tables: FloatArray) -> int | None:
     """The component column when the metric is a proportion in every table, else None."""
-    if metric.mean_of is None:
+    if metric.mean_of is None or not metric.proportion:
         return None
     column = spec.columns.index(metric.mean_of)
     return column if all(is_binary(table[:, column]) for table in tables) else None

@@ -25,14 +25,17 @@ CORRECT = "correct"
 class Metric:
     """One metric: its name and how it follows from the component sums.
 
-    ``mean_of``: the metric is the mean of this component (a proportion when
-    the component is binary). Otherwise ``ratio`` computes it from the sums
-    (columns in ``TaskScores.components`` order) and the question count.
+    ``mean_of``: the metric is the mean of this component; a proportion (Wilson,
+    Newcombe, McNemar) when ``proportion`` and every value is 0 or 1 (several
+    epochs can make it fractional), else bootstrapped like a ratio. Otherwise
+    ``ratio`` computes it from the sums (columns in ``TaskScores.components``
+    order) and the question count.
     """
 
     name: str
     mean_of: str | None = None
     ratio: Callable[[FloatArray, int], FloatArray] | None = None
+    proportion: bool = True
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,10 @@ TASKS: dict[str, TaskScores] = {
     "triviaqa": TaskScores(
         scorer="triviaqa_scorer",
         components=("exact_match", "f1"),
-        metrics=(Metric("exact_match", mean_of="exact_match"), Metric("f1", mean_of="f1")),
+        metrics=(
+            Metric("exact_match", mean_of="exact_match"),
+            Metric("f1", mean_of="f1", proportion=False),
+        ),
         category_metrics=("exact_match", "f1"),
         breakdowns=("answer_type",),
     ),

@@ -1,0 +1,50 @@
+"""Registry names: ``benchmarks/<name>`` however the package is installed.
+
+Inspect prefixes the name of a task, scorer, metric or solver with its package
+only when it recognizes the
+package as installed: in site-packages, or as an editable install whose
+distribution is named like the import package. This distribution is
+``inspect-reference-benchmarks`` and the import package ``benchmarks``, so an
+editable install (``pip install -e .``) is not recognized, and each registered
+object names itself ``benchmarks/<name>`` exactly when Inspect would not add
+the prefix (``inspect eval benchmarks/triviaqa`` and ``inspect score --scorer
+benchmarks/simpleqa_scorer`` then work in both kinds of install). A task file
+loaded by path (``inspect eval benchmarks/triviaqa.py``) keeps the bare name,
+which is what Inspect looks up in that file. (Log task names are
+``benchmarks/<name>`` in every case: each ``Task`` sets it.)
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TypeVar
+
+from inspect_ai._util.package import get_installed_package_name
+from inspect_ai._util.registry import _registry, registry_info, registry_key
+
+PACKAGE = "benchmarks"
+
+T = TypeVar("T")
+
+
+def namespaced(name: str, module_name: str) -> str:
+    """The name for ``@task(name=...)`` (``@scorer``, ``@metric``, ``@solver``) of the
+    object ``name`` defined in the module ``module_name``."""
+    if not module_name.startswith(f"{PACKAGE}."):
+        return name  # a file loaded by path
+    if get_installed_package_name(sys.modules[module_name]) == PACKAGE:
+        return name  # Inspect adds the "benchmarks/" itself
+    return f"{PACKAGE}/{name}"
+
+
+def also_by_short_name(registered: T) -> T:
+    """Make a registered object findable by its short name too (a decorator).
+
+    Logs record a scorer by its short name (``simpleqa_scorer``), and that is
+    what ``inspect score LOG`` looks up to rebuild it with the logged options;
+    Inspect finds an object of a package only by its full name
+    (``benchmarks/simpleqa_scorer``) unless it is registered under both.
+    """
+    info = registry_info(registered)
+    _registry.setdefault(registry_key(info.type, info.name.rsplit("/", 1)[-1]), registered)
+    return registered
