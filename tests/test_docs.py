@@ -431,3 +431,27 @@ def test_the_compare_page_commands_run_on_real_logs(tmp_path: Path) -> None:
         done = run(words)
         if words[1:3] == ["-m", "benchmarks.compare"]:
             assert "95% CI" in done.stdout or "agreement" in done.stdout, done.stdout
+
+
+def test_the_readme_comparison_is_what_the_tool_prints(tmp_path: Path) -> None:
+    """The README's example output, line by line, from the offline oracle and random runs."""
+    from benchmarks.scienceqa import scienceqa
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    [shown] = re.findall(
+        r"```\n\$ python -m benchmarks\.compare oracle random\n(.*?)```", text, re.DOTALL
+    )
+    for folder, model in (("oracle", ORACLE), ("random", "benchmarks/random")):
+        _eval_to(scienceqa(bundled_sample=True), model, tmp_path / folder / "scienceqa.eval")
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.compare", "oracle", "random"],
+        cwd=tmp_path,
+        env=user_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    printed = done.stdout.splitlines()
+    lines = [line for line in shown.splitlines() if line.strip() != "..."]
+    assert len(lines) >= 8
+    assert [line for line in lines if line not in printed] == []
