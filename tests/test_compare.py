@@ -497,3 +497,68 @@ def test_simpleqa_verified_breaks_down_by_its_four_fields(tmp_path: Path) -> Non
         ("False", 10),
         ("True", 10),
     ]
+
+
+def _simpleqa_log(tmp_path: Path, name: str, grader: str, **task_args: object) -> str:
+    [log] = eval(
+        simpleqa(bundled_sample=True, **task_args),  # type: ignore[arg-type]
+        model="benchmarks/oracle",
+        model_roles={"grader": grader},
+        log_dir=str(tmp_path / name),
+        display="none",
+    )
+    assert log.location
+    return log.location
+
+
+def test_refuses_logs_graded_by_different_judges(tmp_path: Path) -> None:
+    """The same answers graded by two judges differ by the judges, not the models."""
+    oracle_judged = _simpleqa_log(tmp_path, "a", "benchmarks/oracle")
+    random_judged = _simpleqa_log(tmp_path, "b", "benchmarks/random")
+    with pytest.raises(CompareError) as raised:
+        compare_logs([oracle_judged, random_judged], settings=FAST)
+    assert "they were graded by different judges (benchmarks/oracle in " in str(raised.value)
+    assert "measure the judges with --judges." in str(raised.value)
+
+
+def test_reporting_switches_do_not_make_logs_incomparable(tmp_path: Path) -> None:
+    with_topics = _simpleqa_log(tmp_path, "a", "benchmarks/oracle", topic_breakdown=True)
+    without = _simpleqa_log(
+        tmp_path, "b", "benchmarks/oracle", topic_breakdown=False, judge_cache=False
+    )
+    frame = compare_logs([with_topics, without], settings=FAST)
+    assert only_row(frame, breakdown="overall", metric="correct")["n"] == 30
+
+
+def test_a_task_missing_from_the_candidate_is_noted(runs: dict[str, Path], tmp_path: Path) -> None:
+    only_winogrande = tmp_path / "only"
+    only_winogrande.mkdir()
+    source = Path(log_of(runs["guesser"], "winogrande"))
+    (only_winogrande / source.name).write_bytes(source.read_bytes())
+    frame = compare_logs([runs["careful"], only_winogrande], settings=FAST)
+    assert set(frame["task"]) == {"winogrande"}
+    missing = sorted(n for n in frame.attrs["notes"] if "to compare with the baseline" in n)
+    assert missing == [
+        f"{only_winogrande}: no log of task {task} to compare with the baseline's."
+        for task in ("scienceqa", "simpleqa", "triviaqa")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("plot", "message"),
+    [
+        ("out.xyz", "argument --plot: must be a .png file, got 'out.xyz'"),
+        ("missing-folder/out.png", "argument --plot: 'missing-folder' is not an existing folder"),
+    ],
+)
+def test_a_bad_plot_path_is_refused_before_reading(runs, tmp_path: Path, plot, message) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.compare", str(runs["careful"]), "--plot", plot],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith(message)
+    assert "Traceback" not in done.stderr

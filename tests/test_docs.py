@@ -163,6 +163,7 @@ def test_every_documented_command_runs_offline(tmp_path: Path) -> None:
         "inspect eval-retry": test_eval_retry_finishes_an_interrupted_run,
         "inspect view": test_inspect_view_serves_the_logs,
         "inspect list tasks": test_inspect_list_tasks,
+        "inspect cache": test_inspect_cache_commands,
         "inspect score": test_the_compare_page_commands_run_on_real_logs,
         "python -m benchmarks.compare": test_the_compare_page_commands_run_on_real_logs,
     }
@@ -196,6 +197,23 @@ def test_inspect_list_tasks() -> None:
     assert done.returncode == 0
     for name in ("scienceqa", "simpleqa", "triviaqa", "winogrande"):
         assert f"benchmarks/{name}.py@{name}" in done.stdout
+
+
+def test_inspect_cache_commands(tmp_path: Path) -> None:
+    """docs/judges.md's `inspect cache list` / `inspect cache clear`, on a cache of its own."""
+    env = {**user_env(), "INSPECT_CACHE_DIR": str(tmp_path / "cache")}
+    commands = {c for _, c in documented_commands() if c.startswith("inspect cache")}
+    assert commands == {"inspect cache list", "inspect cache clear --all"}
+    for command in sorted(commands):
+        done = subprocess.run(
+            [inspect_cli(), *command.split()[1:]],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            input="y\n",
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
 
 
 def _free_port() -> int:

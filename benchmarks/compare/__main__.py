@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from benchmarks.compare.analysis import DEFAULT_RESAMPLES, DEFAULT_SEED, Settings
 from benchmarks.compare.logs import CompareError
@@ -43,8 +44,20 @@ def parser() -> argparse.ArgumentParser:
     parse.add_argument(
         "--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed (default {DEFAULT_SEED})"
     )
-    parse.add_argument("--plot", metavar="FILE.png", help="also draw a forest plot")
+    parse.add_argument(
+        "--plot", metavar="FILE.png", type=png_path, help="also draw a forest plot (PNG)"
+    )
     return parse
+
+
+def png_path(text: str) -> str:
+    """A writable .png path, checked before any log is read."""
+    path = Path(text)
+    if path.suffix.lower() != ".png":
+        raise argparse.ArgumentTypeError(f"must be a .png file, got {text!r}")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"{str(path.parent)!r} is not an existing folder")
+    return text
 
 
 def positive(text: str) -> int:

@@ -121,11 +121,14 @@ def compare_logs(
         if not shared:
             only_a, only_b = next(iter(baseline_logs.values())), next(iter(candidate_logs.values()))
             check_comparable(only_a, only_b)  # raises: the tasks differ
-        for task in candidate_logs.keys() - baseline_logs.keys():
+        for task in sorted(candidate_logs.keys() - baseline_logs.keys()):
             notes.append(f"{argument}: no baseline log of task {task}; not compared.")
+        for task in sorted(baseline_logs.keys() - candidate_logs.keys()):
+            notes.append(f"{argument}: no log of task {task} to compare with the baseline's.")
         for task in shared:
             baseline, candidate = baseline_logs[task], candidate_logs[task]
-            check_comparable(baseline, candidate)
+            # under another scorer (a re-grading) the judges are those of that scorer
+            check_comparable(baseline, candidate, same_judges=scorer is None)
             if baseline.path not in tables:
                 tables[baseline.path] = load_table(baseline, scorer)
                 notes.extend(table_notes(baseline, tables[baseline.path]))

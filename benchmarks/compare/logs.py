@@ -50,10 +50,14 @@ from inspect_ai.log import (
 )
 from inspect_ai.scorer import Score, value_to_float
 
-from benchmarks.compare.tasks import TASKS, TaskScores, task_key
+from benchmarks.compare.tasks import GRADED_TASKS, TASKS, TaskScores, task_key
 from benchmarks.statistics import FloatArray
 
-UNCHECKED_TASK_ARGS = frozenset({"num_examples", "dataset_path", "data_files", "topic_breakdown"})
+# Arguments that change neither the questions asked nor how they are scored.
+UNCHECKED_TASK_ARGS = frozenset(
+    {"num_examples", "dataset_path", "data_files", "topic_breakdown", "breakdowns", "judge_cache"}
+)
+GRADER_ROLE = "grader"
 # Sample fields judge agreement never reads (skipped: long transcripts are most of a log).
 SKIPPED_SAMPLE_FIELDS = {"messages", "events", "store", "attachments", "output"}
 MISSING_CATEGORY = "(none)"
@@ -278,8 +282,12 @@ def _category(value: object) -> str:
     return MISSING_CATEGORY if value is None else str(value)
 
 
-def check_comparable(baseline: TaskLog, candidate: TaskLog) -> None:
-    """Raise ``CompareError`` naming the first difference that makes the logs incomparable."""
+def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool = True) -> None:
+    """Raise ``CompareError`` naming the first difference that makes the logs incomparable.
+
+    ``same_judges``: a judged task's logs must name the same models in the grader role
+    (not checked for a re-grading's scorer, which the header does not describe).
+    """
     a, b = baseline.header.eval, candidate.header.eval
     names = (display_path(baseline.path), display_path(candidate.path))
 
@@ -299,11 +307,34 @@ def check_comparable(baseline: TaskLog, candidate: TaskLog) -> None:
     hash_b = (b.metadata or {}).get("dataset_sha256")
     if hash_a is not None and hash_b is not None and hash_a != hash_b:
         raise differs("the dataset file (sha256)", hash_a, hash_b)
+    if (
+        same_judges
+        and baseline.task in GRADED_TASKS
+        and judges(a.model_roles) != judges(b.model_roles)
+    ):
+        raise CompareError(
+            f"cannot compare {names[0]} with {names[1]}: they were graded by different judges "
+            f"({', '.join(judges(a.model_roles))} in {Path(names[0]).name}, "
+            f"{', '.join(judges(b.model_roles))} in {Path(names[1]).name}); a difference would "
+            "mix the models' with the judges'. Re-grade one with the other's judge (inspect "
+            "score LOG --model-role grader=... --action append, then --scorer <name>1), or "
+            "measure the judges with --judges."
+        )
     args_a, args_b = a.task_args or {}, b.task_args or {}
     for name in sorted((set(args_a) | set(args_b)) - UNCHECKED_TASK_ARGS):
         if args_a.get(name, NOT_RECORDED) != args_b.get(name, NOT_RECORDED):
             value_a, value_b = args_a.get(name, NOT_RECORDED), args_b.get(name, NOT_RECORDED)
             raise differs(f"task argument {name!r}", value_a, value_b)
+
+
+def judges(model_roles: dict[str, Any] | None) -> list[str]:
+    """The models bound to the grader role, as the log records them (the model under
+    test when none: the task then warns that it grades itself)."""
+    bound = (model_roles or {}).get(GRADER_ROLE)
+    if bound is None:
+        return ["(the model under test)"]
+    configs = bound if isinstance(bound, list) else [bound]
+    return [str(getattr(config, "model", config)) for config in configs]
 
 
 def check_same_questions(
