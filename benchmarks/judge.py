@@ -188,7 +188,7 @@ def grader_models() -> list[Model]:
     if name not in _fallback_warned:
         _fallback_warned.add(name)
         logger.warning(
-            f"SimpleQA: no model is bound to the role '{GRADER_ROLE}', so the model under "
+            f"SimpleQA judge: no model is bound to the role '{GRADER_ROLE}', so the model under "
             f"test ({name}) grades its own answers. The references grade with gpt-4o "
             f"(SimpleQA paper) or gpt-4.1-2025-04-14 (simple-evals today, SimpleQA Verified); "
             f"bind a judge with --model-role {GRADER_ROLE}=<provider/model> "

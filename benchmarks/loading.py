@@ -1,6 +1,6 @@
 """Load one split of a benchmark's data from the Hugging Face Hub or local files.
 
-The Hub benchmarks (TriviaQA, Winogrande, ScienceQA) accept the same two
+The Hub benchmarks (TriviaQA, SimpleQA Verified, Winogrande, ScienceQA) accept the same two
 overrides (SimpleQA, not on the Hub, reads its own CSV/JSONL):
 
 - ``dataset_path``: a Hub id, a local folder holding a downloaded snapshot of

@@ -6,7 +6,8 @@
   letter, SimpleQA the gold answer); bound to the ``grader`` role it grades a
   SimpleQA reply against the gold target of the grader prompt (``A`` when they
   agree, ``C`` for an empty or "I don't know" reply, else ``B``). So a run on a
-  bundled sample scores 100 %.
+  bundled sample scores 100 %. A question it does not know gets an empty reply
+  (scored as wrong), and a warning says so once.
 - ``benchmarks/random`` is a seeded random baseline: a random option letter
   for multiple-choice prompts, a random grade as a judge, and otherwise a
   random answer from the bundled answers. The reply depends only on the prompt
@@ -23,6 +24,7 @@ import csv
 import functools
 import hashlib
 import json
+import logging
 import random
 import re
 import string
@@ -45,6 +47,8 @@ from benchmarks.sample_data import bundled_data_files
 
 MODELS = ("oracle", "random")
 DEFAULT_CONFIG = GenerateConfig()
+
+logger = logging.getLogger(__name__)
 ANSWER_FILTER = re.compile(r"[\n.,]")  # TriviaQA's stop characters: an alias without them
 # The last "Gold target: ...\nPredicted answer: ..." of a SimpleQA grader prompt; the
 # template's worked examples number their answers ("Predicted answer 1:"), so do not match.
@@ -117,6 +121,13 @@ class OfflineModel(ModelAPI):
         return output
 
 
+UNKNOWN_QUESTION = (
+    "benchmarks/oracle knows only the questions of the bundled samples (run the task with "
+    "-T bundled_sample=true); it replies with nothing (scored as wrong) to other prompts, "
+    "such as: {prompt!r}"
+)
+
+
 def oracle_reply(prompt: str) -> str:
     graded = grader_fields(prompt)
     if graded is not None:
@@ -124,12 +135,19 @@ def oracle_reply(prompt: str) -> str:
         return grade(predicted, target)
     question = find_known_question(prompt)
     if question is None:
-        raise OfflineModelError(
-            "benchmarks/oracle knows only the questions of the bundled samples (run the "
-            "task with -T bundled_sample=true); no bundled question is in this prompt: "
-            f"{prompt[-120:]!r}"
-        )
+        warn_once(UNKNOWN_QUESTION.format(prompt=prompt[-120:]))
+        return ""
     return question.reply
+
+
+_warned = False
+
+
+def warn_once(message: str) -> None:
+    global _warned
+    if not _warned:
+        _warned = True
+        logger.warning(message)
 
 
 def random_reply(prompt: str, seed: int) -> str:

@@ -32,7 +32,7 @@ class ParameterCheck:
         raise TaskParameterError(f"{self.task}: {message}")
 
     def choice(self, name: str, value: T, allowed: Collection[str]) -> T:
-        if value not in allowed:
+        if not isinstance(value, str) or value not in allowed:
             self.fail(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}.")
         return value
 
@@ -50,7 +50,7 @@ class ParameterCheck:
     def optional_integer(
         self, name: str, value: object, *, minimum: int | None = None, none_means: str
     ) -> int | None:
-        if value is None or value in NONE_SPELLINGS:
+        if value is None or (isinstance(value, str) and value in NONE_SPELLINGS):
             return None
         if isinstance(value, int) and not isinstance(value, bool):
             if minimum is None or value >= minimum:
@@ -65,7 +65,7 @@ class ParameterCheck:
     def optional_number(
         self, name: str, value: object, *, minimum: float, none_means: str
     ) -> float | None:
-        if value is None or value in NONE_SPELLINGS:
+        if value is None or (isinstance(value, str) and value in NONE_SPELLINGS):
             return None
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= minimum:
             return value

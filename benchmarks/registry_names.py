@@ -19,8 +19,11 @@ from __future__ import annotations
 import sys
 from typing import TypeVar
 
-from inspect_ai._util.package import get_installed_package_name
-from inspect_ai._util.registry import _registry, registry_info, registry_key
+try:  # Inspect internals (0.3.285); without them, Inspect's own naming applies
+    from inspect_ai._util.package import get_installed_package_name
+    from inspect_ai._util.registry import _registry, registry_info, registry_key
+except ImportError:  # pragma: no cover - a later Inspect
+    get_installed_package_name = None  # type: ignore[assignment]
 
 PACKAGE = "benchmarks"
 
@@ -30,8 +33,8 @@ T = TypeVar("T")
 def namespaced(name: str, module_name: str) -> str:
     """The name for ``@task(name=...)`` (``@scorer``, ``@metric``, ``@solver``) of the
     object ``name`` defined in the module ``module_name``."""
-    if not module_name.startswith(f"{PACKAGE}."):
-        return name  # a file loaded by path
+    if get_installed_package_name is None or not module_name.startswith(f"{PACKAGE}."):
+        return name  # a file loaded by path (or an Inspect without the internals)
     if get_installed_package_name(sys.modules[module_name]) == PACKAGE:
         return name  # Inspect adds the "benchmarks/" itself
     return f"{PACKAGE}/{name}"
@@ -45,6 +48,8 @@ def also_by_short_name(registered: T) -> T:
     Inspect finds an object of a package only by its full name
     (``benchmarks/simpleqa_scorer``) unless it is registered under both.
     """
+    if get_installed_package_name is None:
+        return registered
     info = registry_info(registered)
     _registry.setdefault(registry_key(info.type, info.name.rsplit("/", 1)[-1]), registered)
     return registered

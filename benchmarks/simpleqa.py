@@ -12,19 +12,22 @@ The question goes to the model under test; a judge model (role ``grader``,
 A (CORRECT), B (INCORRECT) or C (NOT_ATTEMPTED); the headline metrics are the
 fraction correct, the accuracy on attempted questions and their harmonic mean.
 
-Two profiles: ``paper`` (default) sends the bare question and grades as the
-gpt-4o grader of the SimpleQA release did (no system message, 0.5 / 1,024
-tokens); ``simple_evals`` reproduces simple-evals at ee3b031 request for
+Two profiles: ``paper`` (default, this project's setting since 1.0.0) sends the
+bare question and grades with the judge settings of simple-evals' gpt-4o
+grader before May 2025 (no system message, 0.5 / 1,024 tokens); not verified
+against a simple-evals commit. ``simple_evals`` reproduces simple-evals at
+ee3b031 request for
 request (system message "You are a helpful assistant." to the candidate and
 the judge, judge 0.5 / 2,048 tokens, ``num_examples`` drawn with
 ``random.Random(0).sample``); bind its judge, gpt-4.1-2025-04-14, to ``grader``
-(configs/simpleqa_simple_evals.yaml does).
+(configs/simpleqa_simple_evals.yaml sets everything else).
 
-# all 4,326 questions, graded by gpt-4o as in the paper
+# all 4,326 questions, graded by gpt-4o as in the paper era
 inspect eval benchmarks/simpleqa --model openai/gpt-4o-mini --model-role grader=openai/gpt-4o
 
 # simple-evals today, request for request
-inspect eval --run-config configs/simpleqa_simple_evals.yaml --model openai/gpt-4o-mini
+inspect eval --run-config configs/simpleqa_simple_evals.yaml --model openai/gpt-4o-mini \
+    --model-role grader=openai/gpt-4.1-2025-04-14
 """
 
 from __future__ import annotations

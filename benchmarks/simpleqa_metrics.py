@@ -23,17 +23,6 @@ GRADE_VALUE_KEYS = {
     "NOT_ATTEMPTED": "not_attempted",
     JUDGE_FAILURE: "judge_failure",
 }
-STATISTICS = (
-    "correct",
-    "incorrect",
-    "not_attempted",
-    "accuracy",
-    "attempted_accuracy",
-    "abstention_rate",
-    "hallucination_rate",
-    "f_score",
-    "judge_failures",
-)
 TOPIC_STATISTICS = ("accuracy", "attempted_accuracy", "abstention_rate")
 
 

@@ -12,8 +12,9 @@ multiple-choice template (``evalscope/utils/multi_choices.py``), options
 lettered A/B, temperature 0. Accuracy is on the letter of the last
 ``ANSWER: X`` in the reply; ``answer_parse="evalscope"`` reads replies as
 evalscope 1.14.1 does (``evalscope_<release>`` as an earlier release did).
-Demonstrations, when asked for, are laid out as evalscope's multiple-choice
-adapter lays them out.
+Demonstrations, when asked for, follow the layout of evalscope's multiple-choice
+few-shot template as read from its source (not run against evalscope: its
+Winogrande benchmark is 0-shot, which the peer test covers).
 
 # 0-shot on the 1,267 validation questions
 inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini
@@ -200,7 +201,7 @@ def question_text(sentence: str, options: list[str]) -> str:
 class FewShotPrompts:
     """The demonstration text for the question at each position of the evaluation split.
 
-    Layout (evalscope's multiple-choice few-shot layout): the preamble, then
+    Layout (after evalscope's multiple-choice few-shot template): the preamble, then
     the demonstrations separated by a blank line, each the sentence, the
     lettered options and ``ANSWER: <letter>`` on consecutive lines, then a
     blank line and the question in the 0-shot format.

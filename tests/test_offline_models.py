@@ -3,6 +3,7 @@ baseline is seeded and near chance, and a misuse gets a clear message."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -113,14 +114,20 @@ def test_the_oracle_grades_the_official_grader_prompt() -> None:
     assert oracle_reply(prompt) == "A"
 
 
-def test_the_oracle_refuses_a_question_it_does_not_know() -> None:
-    with pytest.raises(OfflineModelError) as raised:
-        oracle_reply("Question: What is the capital of Atlantis?\nAnswer:")
-    assert str(raised.value) == (
+def test_the_oracle_answers_an_unknown_question_with_nothing_and_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    import benchmarks.offline_models as offline
+
+    offline._warned = False
+    with caplog.at_level(logging.WARNING):
+        assert oracle_reply("Question: What is the capital of Atlantis?\nAnswer:") == ""
+        assert oracle_reply("Question: And of Lemuria?\nAnswer:") == ""
+    assert [r.getMessage() for r in caplog.records] == [
         "benchmarks/oracle knows only the questions of the bundled samples (run the task "
-        "with -T bundled_sample=true); no bundled question is in this prompt: "
-        "'Question: What is the capital of Atlantis?\\nAnswer:'"
-    )
+        "with -T bundled_sample=true); it replies with nothing (scored as wrong) to other "
+        "prompts, such as: 'Question: What is the capital of Atlantis?\\nAnswer:'"
+    ]
 
 
 def test_an_unknown_offline_model_is_named() -> None:

@@ -74,6 +74,19 @@ def run_inspect(*args: str) -> subprocess.CompletedProcess[str]:
             "scienceqa: the bundled sample has the split(s) 'test' only, not 'validation'.",
         ),
         (
+            ["benchmarks/winogrande", "-T", "num_examples=[1]"],
+            "winogrande: num_examples must be a positive integer or null (all rows), got [1].",
+        ),
+        (
+            ["benchmarks/triviaqa", "-T", "metric=[1]"],
+            "triviaqa: unknown metric [1]; choose one of normalized_alias_exact_match, "
+            "alias_exact_match, lm_eval_exact_match.",
+        ),
+        (
+            ["benchmarks/scienceqa", "-T", "data_files=[1]"],
+            "scienceqa: data_files must be a file or a mapping split -> file, got [1].",
+        ),
+        (
             ["benchmarks/trivia_qa"],
             "benchmarks: there is no task 'trivia_qa'; did you mean benchmarks/triviaqa? "
             "The tasks are scienceqa, simpleqa, simpleqa_verified, triviaqa, winogrande "

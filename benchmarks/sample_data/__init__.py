@@ -6,7 +6,8 @@ file, so a benchmark can be tried with no network and no download.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Mapping
 from importlib.resources import files
 from pathlib import Path
 
@@ -35,6 +36,17 @@ def data_files_for(
     """``data_files`` to load: the bundled sample's when asked for (it must hold
     ``splits``), else as given."""
     check = ParameterCheck(task)
+    if dataset_path is not None and not isinstance(dataset_path, str):
+        check.fail(f"dataset_path must be a path or a Hub id, got {dataset_path!r}.")
+    if not (
+        data_files is None
+        or isinstance(data_files, (str, os.PathLike))
+        or (
+            isinstance(data_files, Mapping)
+            and all(isinstance(v, (str, os.PathLike)) for v in data_files.values())
+        )
+    ):
+        check.fail(f"data_files must be a file or a mapping split -> file, got {data_files!r}.")
     if not check.boolean("bundled_sample", bundled_sample):
         return data_files
     if dataset_path is not None or data_files is not None:

@@ -26,10 +26,17 @@ ENV_DIR = Path(
     os.environ.get("PEER_ENV_DIR")
     or Path(platformdirs.user_cache_dir("inspect_benchmarks")) / "peers"
 )
-# openai/simple-evals is not on PyPI: its sources at a pinned commit.
-SIMPLE_EVALS_DIR = Path(
-    os.environ.get("SIMPLE_EVALS_DIR") or ROOT.parent / "shared" / "reference" / "simple-evals"
-)
+# openai/simple-evals is not on PyPI: a checkout of it (or a copy of these files) at the
+# pinned commit, named by SIMPLE_EVALS_DIR; each file the comparison runs is checked.
+SIMPLE_EVALS_COMMIT = "ee3b0318d8d1d9d72755a4120879be65f7c07e9e"
+SIMPLE_EVALS_FILES = {
+    "simpleqa_eval.py": "d61a8f97132b29f6fe5d264dd9d619407ea14421525827fabd4cc21162e35c29",
+    "common.py": "84616c52821a30ae3f55f153a763153fd833cb41b547b09f547b46e6337f8f35",
+    "types.py": "8c7161765cd2a6bd426db2ce493c337da3eafe50d2efacc02a318b16afacfadb",
+    "sampler/chat_completion_sampler.py": (
+        "d9d7568ad5b04379342b7f269a6028c6945c518bc8baa56969aad035afc8d435"
+    ),
+}
 INSTALL_TIMEOUT_SECONDS = 1800
 
 
@@ -91,13 +98,24 @@ def downloaded_wheel(requirement: str) -> Path:
 
 
 def require_simple_evals() -> Path:
-    if not (SIMPLE_EVALS_DIR / "simpleqa_eval.py").is_file():
+    """The folder of openai/simple-evals at the pinned commit (skips, saying why, without)."""
+    folder = os.environ.get("SIMPLE_EVALS_DIR")
+    if not folder:
         pytest.skip(
-            f"PEER NOT FOUND: openai/simple-evals sources are not at {SIMPLE_EVALS_DIR} "
-            "(set SIMPLE_EVALS_DIR to a checkout at the pinned commit); its comparison did "
-            "not run."
+            "PEER NOT FOUND: set SIMPLE_EVALS_DIR to a checkout of openai/simple-evals at "
+            f"commit {SIMPLE_EVALS_COMMIT} (it is not on PyPI); its comparison did not run."
         )
-    return SIMPLE_EVALS_DIR
+    root = Path(folder)
+    for name, expected in SIMPLE_EVALS_FILES.items():
+        path = root / name
+        actual = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+        if actual != expected:
+            pytest.skip(
+                f"PEER NOT PINNED: {path} is {'missing' if actual is None else 'not'} the "
+                f"file of openai/simple-evals at {SIMPLE_EVALS_COMMIT}; its comparison did "
+                "not run."
+            )
+    return root
 
 
 @dataclass
