@@ -485,7 +485,7 @@ def test_without_a_grader_the_model_under_test_grades_and_says_so(
     assert log.status == "success"
     # Inspect prefixes records logged inside a sample with "sample=<id>\n"
     messages = [r.getMessage().splitlines()[-1] for r in caplog.records]
-    assert [m for m in messages if m.startswith("SimpleQA: ")] == [
+    assert [m for m in messages if m.startswith("SimpleQA judge: ")] == [
         "SimpleQA judge: no model is bound to the role 'grader', so the model under test "
         "(mockllm/self_judge) grades its own answers. The references grade with gpt-4o "
         "(SimpleQA paper) or gpt-4.1-2025-04-14 (simple-evals today, SimpleQA Verified); "
