@@ -687,11 +687,11 @@ def test_evidence_needs_the_evidence_columns(tmp_path: Path) -> None:
 
 
 def test_bulk_reads_give_the_same_samples_as_row_by_row(monkeypatch: pytest.MonkeyPatch) -> None:
-    import benchmarks.triviaqa as triviaqa_module
+    import benchmarks.triviaqa_prompts as triviaqa_prompts
 
     one_by_one = triviaqa(data_files=PARQUET).dataset
     expected = [one_by_one[i] for i in range(len(one_by_one))]
-    monkeypatch.setattr(triviaqa_module, "BULK_READ_AFTER", 0)  # bulk demonstrations at once
+    monkeypatch.setattr(triviaqa_prompts, "BULK_READ_AFTER", 0)  # bulk demonstrations at once
     iterated = list(triviaqa(data_files=PARQUET).dataset)  # chunked Arrow reads
     assert [(s.id, s.input, s.target, s.metadata) for s in iterated] == [
         (s.id, s.input, s.target, s.metadata) for s in expected
