@@ -45,7 +45,8 @@ from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, Content
 from inspect_ai.scorer import Metric, accuracy, grouped, stderr
 from inspect_ai.solver import generate
 
-from benchmarks.images import IMAGE_FORMATS, ImageDecodeError, ImageFormat, image_data_uri
+from benchmarks import download
+from benchmarks.images import IMAGE_FORMATS, ImageDecodeError, ImageFormat, cached_image_file
 from benchmarks.lazy_dataset import dataset_from_rows
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split, local_path
 from benchmarks.mcq import option_letter_scorer, option_letters, parse_failure_rate, render_options
@@ -175,6 +176,7 @@ def scienceqa(
     )
     rows, where = _undecoded_images(loaded.rows), loaded.where
     image_folder = _image_folder(split, dataset_path, data_files)
+    image_cache = download.cache_dir("images")
     indices = _subset_indices(rows, subset, where)
     if indices is not None and len(indices) == 0:
         raise DataError(f"{where}: no rows in subset {subset!r}.")
@@ -191,6 +193,7 @@ def scienceqa(
                 image_format=image_format,
                 max_image_side=max_image_side,
                 image_folder=image_folder,
+                image_cache=image_cache,
             ),
             name=name,
             size=num_examples,
@@ -211,8 +214,16 @@ def record_to_sample(
     image_format: ImageFormat = "png",
     max_image_side: int | None = None,
     image_folder: Path | None = None,
+    image_cache: Path | None = None,
 ) -> Sample:
-    """One ScienceQA row as a sample; ``record["image"]`` holds undecoded bytes or a path."""
+    """One ScienceQA row as a sample; ``record["image"]`` holds undecoded bytes or a path.
+
+    The image part names a file of the verified image cache (``image_cache``,
+    default ``download.cache_dir("images")``) holding the exact bytes sent:
+    Inspect reads it into the same data URI when the sample starts, so the
+    model and the log see what an inline data URI would give, while the
+    dataset holds a path, not the image (see ``images.cached_image_file``).
+    """
     question = field(record, "question", str)
     choices = string_list(record, "choices")
     if len(choices) > 26:
@@ -243,10 +254,17 @@ def record_to_sample(
         sample_input: str | list[ChatMessage] = text
     else:
         try:
-            uri = image_data_uri(image, image_format=image_format, max_side=max_image_side)
+            image_file = cached_image_file(
+                image,
+                image_cache or download.cache_dir("images"),
+                image_format=image_format,
+                max_side=max_image_side,
+            )
         except ImageDecodeError as ex:
             raise ImageDecodeError(f"field 'image': {ex}") from ex
-        sample_input = [ChatMessageUser(content=[ContentImage(image=uri), ContentText(text=text)])]
+        sample_input = [
+            ChatMessageUser(content=[ContentImage(image=str(image_file)), ContentText(text=text)])
+        ]
     context_type = "IMG" if image is not None else "TXT" if hint else "NO"
     return Sample(
         id=sample_id,
