@@ -2,6 +2,8 @@
 
 The encoded form is a ``data:image/png;base64,...`` (or ``image/jpeg``) URI,
 which Inspect's ``ContentImage`` accepts and every vision provider can take.
+ScienceQA samples name a cache file holding these bytes instead
+(``benchmarks/image_cache.py``): Inspect makes the same data URI of it.
 
 PNG is the default: it is lossless, so the model sees exactly the source
 pixels. When the source already is an opaque RGB image in the requested
@@ -20,17 +22,11 @@ encoded.
 from __future__ import annotations
 
 import base64
-import hashlib
 import io
-import logging
-import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Literal
 
-import PIL
 from PIL import Image, UnidentifiedImageError
 
 ImageFormat = Literal["png", "jpeg"]
@@ -39,10 +35,6 @@ JPEG_QUALITY = 95
 
 _PIL_FORMATS: dict[ImageFormat, str] = {"png": "PNG", "jpeg": "JPEG"}
 _MIME_TYPES: dict[ImageFormat, str] = {"png": "image/png", "jpeg": "image/jpeg"}
-# Bumped when what a cache entry holds changes; part of every entry's key.
-IMAGE_CACHE_VERSION = 1
-
-logger = logging.getLogger(__name__)
 
 
 class ImageDecodeError(ValueError):
@@ -144,84 +136,3 @@ def encoded_image(
 
 def _data_uri(image_format: ImageFormat, encoded: bytes) -> str:
     return f"data:{_MIME_TYPES[image_format]};base64,{base64.b64encode(encoded).decode('ascii')}"
-
-
-class ImageCacheError(OSError):
-    """The image cache cannot be written."""
-
-
-def cached_image_file(
-    data: bytes,
-    cache: Path,
-    *,
-    image_format: ImageFormat = "png",
-    max_side: int | None = None,
-) -> Path:
-    """A file under ``cache`` holding exactly ``encoded_image(data, ...)``.
-
-    Inspect reads a ``ContentImage`` file path into a data URI when the
-    sample starts (``materialize_sample_input``: base64 of the file bytes,
-    MIME type from the ``.png``/``.jpeg`` suffix), so a sample that names this
-    file sends and logs the very data URI ``image_data_uri`` gives, while a
-    dataset holds a path instead of ~140 KB of base64 per image.
-
-    Entries are keyed by the sha256 of the source bytes, the encoding options,
-    the Pillow version and ``IMAGE_CACHE_VERSION``, and stored beside the
-    sha256 of their content (``<entry>.sha256``). An entry whose content does
-    not match is rebuilt, with a warning; a missing one is built. Writes go
-    through a temporary file and an atomic rename, so concurrent runs and
-    interrupted writes never leave a partial entry under the final name.
-    """
-    if image_format not in IMAGE_FORMATS:
-        raise ValueError(
-            f"unknown image_format {image_format!r}; choose one of {', '.join(IMAGE_FORMATS)}"
-        )
-    if not isinstance(data, (bytes, bytearray)) or len(data) == 0:
-        raise ImageDecodeError("image bytes are empty")
-    key = hashlib.sha256(
-        f"v{IMAGE_CACHE_VERSION}|{image_format}|{max_side}|pillow {PIL.__version__}|".encode()
-        + data
-    ).hexdigest()
-    entry = cache / key[:2] / f"{key}.{image_format}"
-    recorded = entry.with_name(entry.name + ".sha256")
-    problem = _entry_problem(entry, recorded)
-    if problem is None:
-        return entry
-    encoded = encoded_image(data, image_format=image_format, max_side=max_side)
-    if problem != "missing":
-        logger.warning(f"image cache entry {entry} {problem}; rebuilt it from the source image.")
-    try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomically(entry, encoded)
-        _write_atomically(recorded, hashlib.sha256(encoded).hexdigest().encode("ascii"))
-    except OSError as ex:
-        raise ImageCacheError(
-            f"cannot write the image cache {cache}: {ex}. Set INSPECT_BENCHMARKS_CACHE "
-            "to a writable folder."
-        ) from ex
-    return entry
-
-
-def _entry_problem(entry: Path, recorded: Path) -> str | None:
-    """Why a cache entry cannot be used as it is (None: it can)."""
-    try:
-        content = entry.read_bytes()
-        expected = recorded.read_text(encoding="ascii").strip()
-    except FileNotFoundError:
-        return "missing"
-    except (OSError, UnicodeDecodeError) as ex:
-        return f"could not be read ({ex})"
-    if hashlib.sha256(content).hexdigest() != expected:
-        return "did not match its recorded sha256 (corrupted or changed)"
-    return None
-
-
-def _write_atomically(path: Path, content: bytes) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(content)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

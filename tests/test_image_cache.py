@@ -1,4 +1,4 @@
-"""ScienceQA images referenced from the verified on-disk cache (benchmarks/images.py).
+"""ScienceQA images referenced from the verified on-disk cache (benchmarks/image_cache.py).
 
 What the model receives and what the log shows must be byte for byte what the
 inline data URI of ``image_data_uri`` gave before; a damaged cache entry must
@@ -13,6 +13,7 @@ import io
 import logging
 from pathlib import Path
 
+import datasets
 import pyarrow.parquet as pq
 import pytest
 from inspect_ai import eval
@@ -21,13 +22,9 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import ContentImage
 from PIL import Image
 
-from benchmarks.images import (
-    ImageCacheError,
-    ImageFormat,
-    cached_image_file,
-    encoded_image,
-    image_data_uri,
-)
+from benchmarks import image_cache
+from benchmarks.image_cache import ImageCacheError, cached_image_file
+from benchmarks.images import ImageFormat, encoded_image, image_data_uri
 from benchmarks.scienceqa import scienceqa
 from tests.loopback_server import LoopbackServer
 
@@ -108,7 +105,7 @@ def test_a_damaged_entry_is_detected_and_rebuilt(
     path = cached_image_file(source, tmp_path)
     good = path.read_bytes()
     damage(path)  # type: ignore[operator]
-    with caplog.at_level(logging.WARNING, logger="benchmarks.images"):
+    with caplog.at_level(logging.WARNING, logger="benchmarks.image_cache"):
         assert cached_image_file(source, tmp_path) == path
     assert path.read_bytes() == good
     warnings = [record.getMessage() for record in caplog.records]
@@ -183,3 +180,72 @@ def test_model_and_log_get_the_data_uri_of_before(
         init_part = init.sample.input[0].content[0]  # type: ignore[index,union-attr]
         assert init_part.image == part.image  # type: ignore[union-attr]
     assert logged_images == expected
+
+
+def write_image_rows(path: Path, images: list[bytes]) -> Path:
+    """ScienceQA rows (the fixture's first) with these images, parquet with the Image feature."""
+    records = pq.read_table(FIXTURE).to_pylist()[: len(images)]
+    for record, image in zip(records, images, strict=True):
+        record["image"] = {"bytes": image, "path": None}
+    features = datasets.load_dataset("parquet", data_files=str(FIXTURE), split="train").features
+    datasets.Dataset.from_list(records, features=features).to_parquet(str(path))
+    return path
+
+
+def image_parts(task_dataset: object) -> list[str]:
+    return [
+        sample.input[0].content[0].image  # type: ignore[union-attr]
+        for sample in task_dataset  # type: ignore[attr-defined]
+    ]
+
+
+def test_a_cached_row_image_is_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Building every sample leaves a warm cache's image bytes in the table unread."""
+    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
+    images = fixture_images()
+    parquet = write_image_rows(tmp_path / "rows.parquet", [images[0], images[3]])
+    first = image_parts(scienceqa(data_files=str(parquet)).dataset)
+
+    def no_read(*_: object) -> bytes:
+        raise AssertionError("an image source was read on a cache hit")
+
+    monkeypatch.setattr(image_cache, "image_bytes", no_read)
+    assert image_parts(scienceqa(data_files=str(parquet)).dataset) == first
+    assert [materialized(Path(p)) for p in first] == [
+        image_data_uri(images[0]),
+        image_data_uri(images[3]),
+    ]
+
+
+def test_a_damaged_row_entry_is_rebuilt_from_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
+    images = fixture_images()
+    parquet = write_image_rows(tmp_path / "rows.parquet", [images[0]])
+    (path,) = image_parts(scienceqa(data_files=str(parquet)).dataset)
+    Path(path).write_bytes(b"not the image")
+    with caplog.at_level(logging.WARNING, logger="benchmarks.image_cache"):
+        assert image_parts(scienceqa(data_files=str(parquet)).dataset) == [path]
+    assert Path(path).read_bytes() == images[0]
+    assert [r.getMessage() for r in caplog.records] == [
+        f"image cache entry {path} did not match its recorded sha256 (corrupted or changed); "
+        "rebuilt it from the source image."
+    ]
+
+
+def test_a_changed_data_file_gets_its_new_images(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Row-keyed entries belong to one Arrow cache file: new data, new entries."""
+    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
+    images = fixture_images()
+    parquet = write_image_rows(tmp_path / "rows.parquet", [images[0]])
+    (before,) = image_parts(scienceqa(data_files=str(parquet)).dataset)
+    write_image_rows(parquet, [images[4]])
+    (after,) = image_parts(scienceqa(data_files=str(parquet)).dataset)
+    assert after != before
+    assert materialized(Path(after)) == image_data_uri(images[4])
+    assert materialized(Path(before)) == image_data_uri(images[0])
