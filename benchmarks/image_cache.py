@@ -18,7 +18,7 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -177,7 +177,9 @@ class ImageFiles:
     build a missing entry: building every sample (as Inspect does before
     ``--limit``) then leaves the ~200 MB of image pages of the ScienceQA test
     split unread. Otherwise (an in-memory table, image paths) it is keyed by
-    the sha256 of its bytes.
+    the sha256 of its bytes. ``record_columns``: the columns a sample needs,
+    read without the image (``record_columns`` is None when records must be
+    read whole, image included).
     """
 
     def __init__(
@@ -186,6 +188,7 @@ class ImageFiles:
         image_folder: Path | None,
         image_format: ImageFormat = "png",
         max_side: int | None = None,
+        record_columns: Sequence[str] = (),
     ) -> None:
         self.image_folder = image_folder
         self.options: dict[str, Any] = {"image_format": image_format, "max_side": max_side}
@@ -210,7 +213,7 @@ class ImageFiles:
         self.column = column
         self.embedded_lengths = pc.binary_length(pc.struct_field(column, "bytes"))
         # records without the image: a row's bytes are read only on a cache miss
-        self.record_columns = [name for name in rows.column_names if name != "image"]
+        self.record_columns = [name for name in record_columns if name != "image"]
 
     def file(self, row: int, record: dict[str, Any]) -> Path | None:
         if self.table_identity is None:

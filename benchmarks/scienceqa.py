@@ -176,7 +176,13 @@ def scienceqa(
     )
     rows, where = _undecoded_images(loaded.rows), loaded.where
     image_folder = _image_folder(split, dataset_path, data_files)
-    images = ImageFiles(rows, image_folder, image_format=image_format, max_side=max_image_side)
+    images = ImageFiles(
+        rows,
+        image_folder,
+        image_format=image_format,
+        max_side=max_image_side,
+        record_columns=REQUIRED_COLUMNS,
+    )
     indices = _subset_indices(rows, subset, where)
     if indices is not None and len(indices) == 0:
         raise DataError(f"{where}: no rows in subset {subset!r}.")
