@@ -168,6 +168,10 @@ def image_bytes(value: Any, image_folder: Path | None) -> bytes | None:
         raise ValueError(f"field 'image': cannot read image file {str(path)!r}: {ex}") from ex
 
 
+class _Filled(Exception):
+    """The cache was filled for every row: look the entry up again."""
+
+
 class ImageFiles:
     """The image cache file of each row (``images.cached_source_image``).
 
@@ -200,7 +204,9 @@ class ImageFiles:
         column = rows.data.table.column("image")
         if not pa.types.is_struct(column.type) or column.type.get_field_index("bytes") < 0:
             return
-        stats = [os.stat(file["filename"]) for file in rows.cache_files]
+        self.cache_files = [file["filename"] for file in rows.cache_files]
+        self.filled = False
+        stats = [os.stat(file) for file in self.cache_files]
         self.table_identity = json.dumps(
             [
                 rows._fingerprint,
@@ -221,12 +227,51 @@ class ImageFiles:
         length = self.embedded_lengths[row].as_py()
         if length is None:  # no embedded bytes: a path, or no image
             return self.record_file({"image": self.column[row].as_py()})()
-        return cached_source_image(
-            f"arrow {self.table_identity} row {row} length {length}",
-            lambda: image_bytes(self.column[row].as_py(), None) or b"",
-            self.cache,
-            **self.options,
-        )
+
+        def read() -> bytes:
+            # The first miss fills the cache for every row from a plain file
+            # read; only a later miss (an entry damaged meanwhile) reads the map.
+            if not self.filled:
+                self.filled = True
+                self.fill_from_files()
+                raise _Filled
+            return image_bytes(self.column[row].as_py(), None) or b""
+
+        try:
+            return self.cached_row(row, length, read)
+        except _Filled:
+            return self.cached_row(row, length, read)
+
+    def cached_row(self, row: int, length: int, read: Callable[[], bytes]) -> Path:
+        source = f"arrow {self.table_identity} row {row} length {length}"
+        return cached_source_image(source, read, self.cache, **self.options)
+
+    def fill_from_files(self) -> None:
+        """Every row's entry, reading the Arrow files batch by batch with read().
+
+        Reading a missing image from the memory-mapped table would keep its
+        pages in the process's memory for the rest of the run: a first
+        (cold) run, which builds every sample, would hold all ~200 MB of them.
+        """
+        offset = 0
+        try:
+            for file in self.cache_files:
+                with pa.OSFile(file) as source, pa.ipc.open_stream(source) as batches:
+                    for batch in batches:
+                        embedded = batch.column("image").field("bytes")
+                        for index in range(batch.num_rows):
+                            value = embedded[index]
+                            if not value.is_valid:
+                                continue
+                            data: bytes = value.as_py()
+                            try:
+                                self.cached_row(offset + index, len(data), _returning(data))
+                            except ImageDecodeError:
+                                pass  # reported, naming its row, when that sample is built
+                        offset += batch.num_rows
+        except (pa.ArrowException, OSError, KeyError) as ex:
+            # not the stream layout expected: rows are read from the table instead
+            logger.debug(f"image cache: could not stream {self.cache_files}: {ex}")
 
     def record_file(self, record: dict[str, Any]) -> Callable[[], Path | None]:
         def file() -> Path | None:
@@ -234,3 +279,7 @@ class ImageFiles:
             return None if data is None else cached_image_file(data, self.cache, **self.options)
 
         return file
+
+
+def _returning(data: bytes) -> Callable[[], bytes]:
+    return lambda: data

@@ -249,3 +249,23 @@ def test_a_changed_data_file_gets_its_new_images(
     assert after != before
     assert materialized(Path(after)) == image_data_uri(images[4])
     assert materialized(Path(before)) == image_data_uri(images[0])
+
+
+def test_an_empty_cache_is_filled_from_plain_file_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first build reads no image from the memory-mapped table: its pages stay out of memory."""
+    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
+    images = fixture_images()
+    parquet = write_image_rows(tmp_path / "rows.parquet", [images[0], images[3], images[4]])
+
+    def no_read(*_: object) -> bytes:
+        raise AssertionError("an image was read from the memory-mapped table")
+
+    monkeypatch.setattr(image_cache, "image_bytes", no_read)
+    paths = image_parts(scienceqa(data_files=str(parquet)).dataset)
+    assert [materialized(Path(p)) for p in paths] == [
+        image_data_uri(images[0]),
+        image_data_uri(images[3]),
+        image_data_uri(images[4]),
+    ]
