@@ -158,6 +158,34 @@ def throughput_part(args: argparse.Namespace, env: dict[str, str], work: Path) -
     return results
 
 
+def fixed_part(args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
+    """``--limit 1`` runs: each process's fixed cost (start-up, construction, log set-up).
+
+    Their CPU time, subtracted from a full run's, leaves the per-sample cost.
+    """
+    results: dict[str, Any] = {}
+    for key in args.only:
+        for repeat in range(args.repeat):
+            for mode, options in LOGGING_MODES.items():
+                base = ["--limit", "1", "--max-connections", str(args.connections)]
+                variants = list(
+                    ours_and_bare(key, args.inputs[key], args.data, env, base + options).items()
+                )
+                if repeat % 2:
+                    variants.reverse()
+                for variant, (task, config, opts) in variants:
+                    result = inspect_eval(task, config, key, SPECS[key], opts, env)
+                    print(f"  {key} {variant} {mode} --limit 1: {describe(result, 1)}", flush=True)
+                    results.setdefault(key, {}).setdefault(f"{variant}_{mode}", []).append(result)
+    return {
+        key: {
+            name: statistics.median(r["cpu_s"] for r in runs if r["status"] == "ok")
+            for name, runs in entry.items()
+        }
+        for key, entry in results.items()
+    }
+
+
 def lm_eval_part(args: argparse.Namespace, env: dict[str, str], port: int) -> dict[str, Any]:
     python, detail = lm_eval_python(args.lm_eval_python)
     if python is None:
@@ -191,6 +219,15 @@ def memory_part(args: argparse.Namespace, env: dict[str, str], work: Path) -> di
             result = inspect_eval(task, config, "scienceqa", SPECS["scienceqa"], opts, env)
             print(f"  scienceqa {label} {variant}: {describe(result, None)}", flush=True)
             results[f"{variant}_{label}"] = result
+        # A first run, with an empty image cache: it fills the cache for every row.
+        with tempfile.TemporaryDirectory(prefix="bench-image-cache-") as empty:
+            task, config, opts = ours_and_bare(
+                "scienceqa", full, args.data, env, limit + connections
+            )["ours"]
+            cold_env = {**env, "INSPECT_BENCHMARKS_CACHE": empty}
+            result = inspect_eval(task, config, "scienceqa", SPECS["scienceqa"], opts, cold_env)
+            print(f"  scienceqa {label} ours, empty cache: {describe(result, None)}", flush=True)
+            results[f"ours_{label}_cold"] = result
     return results
 
 
@@ -222,9 +259,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--only", default=",".join(BENCHMARKS))
-    parser.add_argument("--parts", default="ceiling,throughput,lm_eval,memory,options")
+    parser.add_argument("--parts", default="ceiling,throughput,fixed,lm_eval,memory,options")
     parser.add_argument("--lm-eval-python", default=None)
     parser.add_argument("--data", type=Path, default=DATA_DIR)
+    parser.add_argument(
+        "--reuse", type=Path, default=None, help="a throughput.json whose other parts to keep"
+    )
     args = parser.parse_args()
     args.only = [key for key in args.only.split(",") if key]
     parts = set(args.parts.split(","))
@@ -237,6 +277,13 @@ def main() -> None:
         "repeat": args.repeat,
         "connections": args.connections,
     }
+    if args.reuse is not None:
+        previous = json.loads(args.reuse.read_text(encoding="utf-8"))
+        for part in ("ceiling", "throughput", "lm_eval", "memory", "options", "fixed"):
+            if part not in parts and part in previous:
+                results[part] = previous[part]
+        for key in ("started", "machine", "samples", "repeat", "connections"):
+            results[key] = previous[key]
     env = child_env(args.data)
     server = start_server(replies(), env)
     env = http_env(args.data, server.base_url)
@@ -258,6 +305,8 @@ def main() -> None:
                 print(f"server ceiling: {results['ceiling']}", flush=True)
             if "throughput" in parts:
                 results["throughput"] = throughput_part(args, env, work)
+            if "fixed" in parts:
+                results["fixed"] = fixed_part(args, env)
             if "lm_eval" in parts:
                 results["lm_eval"] = lm_eval_part(args, env, server.port)
             if "memory" in parts:
@@ -267,7 +316,7 @@ def main() -> None:
     finally:
         server.stop()
     results["machine"]["load_average_end"] = __import__("os").getloadavg()
-    results["seconds"] = time.perf_counter() - started
+    results["seconds"] = results.get("seconds", 0) + time.perf_counter() - started
     OUT_DIR.mkdir(exist_ok=True)
     text = report(results)
     (OUT_DIR / "throughput.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
