@@ -2,6 +2,8 @@
 
 The encoded form is a ``data:image/png;base64,...`` (or ``image/jpeg``) URI,
 which Inspect's ``ContentImage`` accepts and every vision provider can take.
+ScienceQA samples name a cache file holding these bytes instead
+(``benchmarks/image_cache.py``): Inspect makes the same data URI of it.
 
 PNG is the default: it is lossless, so the model sees exactly the source
 pixels. When the source already is an opaque RGB image in the requested
@@ -84,6 +86,15 @@ def image_data_uri(
         image_format: ``png`` (lossless) or ``jpeg`` (quality ``JPEG_QUALITY``).
         max_side: Longest side in pixels after scaling down (None: no resize).
     """
+    return _data_uri(
+        image_format, encoded_image(data, image_format=image_format, max_side=max_side)
+    )
+
+
+def encoded_image(
+    data: bytes, *, image_format: ImageFormat = "png", max_side: int | None = None
+) -> bytes:
+    """The bytes of the RGB image in ``data`` as sent to the model (see ``image_data_uri``)."""
     if image_format not in IMAGE_FORMATS:
         raise ValueError(
             f"unknown image_format {image_format!r}; choose one of {', '.join(IMAGE_FORMATS)}"
@@ -104,11 +115,11 @@ def image_data_uri(
         # corruption both fail it) without inflating the pixels: ~50x cheaper.
         with _decoding(data):
             image.verify()
-        return _data_uri(image_format, data)
+        return bytes(data)
     with _decoding(data):
         image.load()
     if unchanged:
-        return _data_uri(image_format, data)
+        return bytes(data)
     converted = image.convert("RGB")
     # Pillow keeps a transparent colour key through convert() and would
     # write it back; the model should get plain opaque RGB.
@@ -120,7 +131,7 @@ def image_data_uri(
         converted.save(buffer, format="JPEG", quality=JPEG_QUALITY)
     else:
         converted.save(buffer, format="PNG")
-    return _data_uri(image_format, buffer.getvalue())
+    return buffer.getvalue()
 
 
 def _data_uri(image_format: ImageFormat, encoded: bytes) -> str:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -45,7 +45,8 @@ from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, Content
 from inspect_ai.scorer import Metric, accuracy, grouped, stderr
 from inspect_ai.solver import generate
 
-from benchmarks.images import IMAGE_FORMATS, ImageDecodeError, ImageFormat, image_data_uri
+from benchmarks.image_cache import ImageFiles
+from benchmarks.images import IMAGE_FORMATS, ImageDecodeError, ImageFormat
 from benchmarks.lazy_dataset import dataset_from_rows
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split, local_path
 from benchmarks.mcq import option_letter_scorer, option_letters, parse_failure_rate, render_options
@@ -175,6 +176,13 @@ def scienceqa(
     )
     rows, where = _undecoded_images(loaded.rows), loaded.where
     image_folder = _image_folder(split, dataset_path, data_files)
+    images = ImageFiles(
+        rows,
+        image_folder,
+        image_format=image_format,
+        max_side=max_image_side,
+        record_columns=REQUIRED_COLUMNS,
+    )
     indices = _subset_indices(rows, subset, where)
     if indices is not None and len(indices) == 0:
         raise DataError(f"{where}: no rows in subset {subset!r}.")
@@ -188,11 +196,10 @@ def scienceqa(
                 record,
                 f"scienceqa_{split}_{row}",
                 prompt_format=prompt_format,
-                image_format=image_format,
-                max_image_side=max_image_side,
-                image_folder=image_folder,
+                image_file=lambda: images.file(row, record),
             ),
             name=name,
+            columns=images.record_columns,
             size=num_examples,
             indices=indices,
         ),
@@ -211,8 +218,16 @@ def record_to_sample(
     image_format: ImageFormat = "png",
     max_image_side: int | None = None,
     image_folder: Path | None = None,
+    image_file: Callable[[], Path | None] | None = None,
 ) -> Sample:
-    """One ScienceQA row as a sample; ``record["image"]`` holds undecoded bytes or a path."""
+    """One ScienceQA row as a sample; ``record["image"]`` holds undecoded bytes or a path.
+
+    The image part names a file of the verified image cache holding the exact
+    bytes sent: Inspect reads it into the same data URI when the sample
+    starts, so the model and the log see what an inline data URI gave, while
+    the dataset holds a path (see ``image_cache.cached_source_image``).
+    ``image_file`` gives that file (default: from ``record["image"]``).
+    """
     question = field(record, "question", str)
     choices = string_list(record, "choices")
     if len(choices) > 26:
@@ -238,15 +253,20 @@ def record_to_sample(
         "skill": field(record, "skill", str),
     }
     text = prompt_text(question, choices, hint, prompt_format)
-    image = image_bytes(record.get("image"), image_folder)
+    if image_file is None:
+        image_file = ImageFiles(None, image_folder, image_format, max_image_side).record_file(
+            record
+        )
+    try:
+        image = image_file()
+    except ImageDecodeError as ex:
+        raise ImageDecodeError(f"field 'image': {ex}") from ex
     if image is None:
         sample_input: str | list[ChatMessage] = text
     else:
-        try:
-            uri = image_data_uri(image, image_format=image_format, max_side=max_image_side)
-        except ImageDecodeError as ex:
-            raise ImageDecodeError(f"field 'image': {ex}") from ex
-        sample_input = [ChatMessageUser(content=[ContentImage(image=uri), ContentText(text=text)])]
+        sample_input = [
+            ChatMessageUser(content=[ContentImage(image=str(image)), ContentText(text=text)])
+        ]
     context_type = "IMG" if image is not None else "TXT" if hint else "NO"
     return Sample(
         id=sample_id,
@@ -282,39 +302,6 @@ def grade_band(grade: str) -> str:
     if not 1 <= number <= 12:
         raise ValueError(f"field 'grade' should be 'grade1' to 'grade12', got {grade!r:.60}")
     return "G1-6" if number <= 6 else "G7-12"
-
-
-def image_bytes(value: Any, image_folder: Path | None) -> bytes | None:
-    """The encoded image of a row (None when it has none).
-
-    ``value`` is the undecoded Image feature (``{"bytes", "path"}``) or a path
-    string; a relative path is taken relative to ``image_folder``.
-    """
-    if value is None:
-        return None
-    if isinstance(value, dict):
-        if value.get("bytes") is not None:
-            data = value["bytes"]
-            if not isinstance(data, bytes):
-                raise TypeError(f"field 'image.bytes' should be bytes, got {type(data).__name__}")
-            return data
-        value = value.get("path")
-        if value is None:
-            return None
-    if not isinstance(value, str):
-        raise TypeError(
-            "field 'image' should be an image (bytes and path), a path or null, "
-            f"got {type(value).__name__} {value!r:.60}"
-        )
-    if value == "":
-        return None
-    path = Path(value)
-    if not path.is_absolute() and image_folder is not None:
-        path = image_folder / path
-    try:
-        return path.read_bytes()
-    except OSError as ex:
-        raise ValueError(f"field 'image': cannot read image file {str(path)!r}: {ex}") from ex
 
 
 def scienceqa_metrics() -> list[Metric | dict[str, list[Metric]]]:

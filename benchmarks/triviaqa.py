@@ -276,11 +276,12 @@ def triviaqa_scorer(
                 "f1": max_token_f1(answer, normalized_aliases),
             },
             answer=answer,
+            # No score metadata repeating the explanation: Inspect deep-copies
+            # each score (per metric key) whenever it updates running metrics.
             explanation=(
                 f"normalized answer: {normalized_answer!r}; "
                 + (f"matched alias {matched!r}" if matched is not None else "no alias matched")
             ),
-            metadata={"normalized_answer": normalized_answer, "matched_alias": matched},
         )
 
     return score

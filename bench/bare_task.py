@@ -1,0 +1,56 @@
+"""The bare Inspect task the throughput bench compares each benchmark with.
+
+``inspect eval bench/bare_task.py -T inputs=<file>.jsonl [-T judge_template=<file>]``:
+one sample per line of ``inputs`` (written by ``bench.throughput_inputs``
+from the benchmark's own samples), with the same prompt text, target and
+image, then ``generate()`` and ``match()``; with ``judge_template``, Inspect's
+``model_graded_fact()`` (role ``grader``) with that prompt instead, so the
+judge receives what our SimpleQA judge receives. An image is referenced by
+its file path, as Inspect's own multimodal evals do: Inspect reads it into a
+data URI when the sample starts.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
+from inspect_ai.scorer import match, model_graded_fact
+from inspect_ai.solver import generate
+
+# Our judge replies with the letter alone: A (correct), B, C.
+JUDGE_GRADE_PATTERN = r"^\s*([ABC])"
+
+
+def sample_from_line(line: str) -> Sample:
+    record = json.loads(line)
+    image = record.get("image")
+    text = record["text"]
+    sample_input: str | list[ChatMessage] = (
+        text
+        if image is None
+        else [ChatMessageUser(content=[ContentImage(image=image), ContentText(text=text)])]
+    )
+    return Sample(id=record["id"], input=sample_input, target=record["target"])
+
+
+@task
+def bare(inputs: str, judge_template: str | None = None) -> Task:
+    lines = Path(inputs).read_text(encoding="utf-8").splitlines()
+    scorer = (
+        model_graded_fact(
+            template=Path(judge_template).read_text(encoding="utf-8"),
+            grade_pattern=JUDGE_GRADE_PATTERN,
+            model_role="grader",
+        )
+        if judge_template
+        else match()
+    )
+    return Task(
+        dataset=MemoryDataset([sample_from_line(line) for line in lines if line]),
+        solver=generate(),
+        scorer=scorer,
+    )

@@ -1,0 +1,270 @@
+"""Processes of the throughput bench: the loopback server, ``inspect eval`` and lm-eval runs.
+
+Each evaluation is a fresh ``inspect eval`` process (what a user runs), timed
+from start to exit; its peak RSS comes from ``os.wait4`` (the kernel's
+``ru_maxrss`` of that child alone) with its CPU time, and the
+sample count and status from its log header.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.measure import Spec
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO_DIR = BENCH_DIR.parent
+SERVICE = "loopback"
+RUN_TIMEOUT_SECONDS = 900
+# The server exits by itself after this long, whatever happens to the bench.
+SERVER_MAX_SECONDS = 3 * 3600
+LM_EVAL_PYTHON_ENV = "LM_EVAL_PYTHON"
+
+
+def model_name(key: str) -> str:
+    return f"openai-api/{SERVICE}/{key}"
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[str]
+    port: int
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def start_server(replies: dict[str, str], env: dict[str, str]) -> Server:
+    command = [sys.executable, "-m", "bench.loopback", "--max-seconds", str(SERVER_MAX_SECONDS)]
+    for model, text in replies.items():
+        command += ["--reply", f"{model}={text}"]
+    process = subprocess.Popen(
+        command, cwd=REPO_DIR, env=env, stdout=subprocess.PIPE, text=True, bufsize=1
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    if not line.startswith("PORT "):
+        process.kill()
+        raise RuntimeError(f"the loopback server did not start: {line!r}")
+    return Server(process, int(line.split()[1]))
+
+
+def server_ceiling(server: Server, body: dict[str, Any], requests: int, env: dict[str, str]) -> Any:
+    """Requests a second the server answers to a fast client (bench.loopback load)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        json.dump(body, file)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "bench.loopback", "load", "--port", str(server.port)]
+            + ["--requests", str(requests), "--body", file.name],
+            cwd=REPO_DIR,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT_SECONDS,
+            check=True,
+        )
+    finally:
+        os.unlink(file.name)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def timed_process(command: Sequence[str], env: dict[str, str]) -> dict[str, Any]:
+    """Run ``command``; its wall time, peak RSS (MB) and output tail."""
+    with tempfile.TemporaryFile("w+") as output:
+        started = time.perf_counter()
+        process = subprocess.Popen(
+            command, cwd=REPO_DIR, env=env, stdout=output, stderr=subprocess.STDOUT, text=True
+        )
+        deadline = started + RUN_TIMEOUT_SECONDS
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid != 0:
+                break
+            if time.perf_counter() > deadline:
+                process.kill()
+            time.sleep(0.05)
+        wall = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        output.seek(0)
+        tail = output.read()[-3000:]
+    return {
+        "returncode": process.returncode,
+        "wall_s": wall,
+        # CPU of the process (user + system): steadier than wall time on a shared machine
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        # Linux reports ru_maxrss in KB
+        "peak_rss_mb": usage.ru_maxrss / 1024,
+        "output_tail": tail,
+    }
+
+
+def log_header(log_dir: Path) -> dict[str, Any]:
+    from inspect_ai.log import read_eval_log
+
+    logs = sorted(log_dir.glob("*.eval"))
+    if len(logs) != 1:
+        return {"log_error": f"{len(logs)} logs in {log_dir}"}
+    log = read_eval_log(str(logs[0]), header_only=True)
+    return {
+        "status": log.status,
+        "samples": log.results.completed_samples if log.results else 0,
+        "log_bytes": logs[0].stat().st_size,
+        "error": log.error.message if log.error else None,
+    }
+
+
+def inspect_eval(
+    task: str,
+    task_config: dict[str, Any],
+    key: str,
+    spec: Spec,
+    options: Sequence[str],
+    env: dict[str, str],
+) -> dict[str, Any]:
+    """One ``inspect eval`` of ``task`` against the loopback server."""
+    work = Path(tempfile.mkdtemp(prefix="bench-http-"))
+    try:
+        config = work / "task_config.json"
+        config.write_text(json.dumps(task_config), encoding="utf-8")
+        command = [
+            str(Path(sys.executable).with_name("inspect")),
+            "eval",
+            task,
+            "--task-config",
+            str(config),
+            "--model",
+            model_name(key),
+            "--log-dir",
+            str(work / "logs"),
+            "--display",
+            "none",
+            *options,
+        ]
+        if spec.grader_reply is not None:
+            command += ["--model-role", f"grader={model_name('grader')}"]
+        result = timed_process(command, env)
+        if (work / "logs").exists():
+            result.update(log_header(work / "logs"))
+        if result["returncode"] != 0 or result.get("status") != "success":
+            result["status"] = "error"
+        else:
+            result["status"] = "ok"
+            result.pop("output_tail")
+        return result
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def lm_eval_python(explicit: str | None) -> tuple[str | None, str]:
+    """lm-eval's interpreter (``--lm-eval-python`` or ``$LM_EVAL_PYTHON``), or why not."""
+    python = explicit or os.environ.get(LM_EVAL_PYTHON_ENV)
+    if not python:
+        return None, (
+            f"lm-evaluation-harness not configured: set {LM_EVAL_PYTHON_ENV} (or "
+            "--lm-eval-python) to the python of a venv holding lm-eval[api]==0.4.13"
+        )
+    if not Path(python).exists():
+        return None, f"{LM_EVAL_PYTHON_ENV}={python} does not exist"
+    found = subprocess.run(
+        [python, "-c", "import lm_eval, importlib.metadata as m; print(m.version('lm_eval'))"],
+        capture_output=True,
+        text=True,
+    )
+    if found.returncode != 0:
+        return None, f"{python} cannot import lm_eval"
+    return python, found.stdout.strip()
+
+
+LM_EVAL_TASK_YAML = """\
+task: triviaqa_bench
+dataset_path: parquet
+dataset_kwargs:
+  data_files:
+    train: {train}
+    validation: {validation}
+output_type: generate_until
+training_split: train
+validation_split: validation
+doc_to_text: "Question: {{{{question}}}}?\\nAnswer:"
+doc_to_target: "{{{{answer.aliases}}}}"
+should_decontaminate: true
+doc_to_decontamination_query: question
+generation_kwargs:
+  until:
+    - "\\n"
+    - "."
+    - ","
+  do_sample: false
+  temperature: 0.0
+filter_list:
+  - name: remove_whitespace
+    filter:
+      - function: remove_whitespace
+      - function: take_first
+target_delimiter: " "
+metric_list:
+  - metric: exact_match
+    aggregation: mean
+    higher_is_better: true
+    ignore_case: true
+    ignore_punctuation: true
+"""
+
+
+def lm_eval_run(
+    python: str,
+    train: Path,
+    validation: Path,
+    samples: int,
+    port: int,
+    connections: int,
+    env: dict[str, str],
+) -> dict[str, Any]:
+    """lm-eval's ``local-chat-completions``, TriviaQA 5-shot (its triviaqa.yaml, local data)."""
+    work = Path(tempfile.mkdtemp(prefix="bench-lmeval-"))
+    try:
+        (work / "tasks").mkdir()
+        (work / "tasks" / "triviaqa_bench.yaml").write_text(
+            LM_EVAL_TASK_YAML.format(train=train, validation=validation), encoding="utf-8"
+        )
+        model_args = (
+            f"model=triviaqa,base_url=http://127.0.0.1:{port}/v1/chat/completions,"
+            f"num_concurrent={connections},max_retries=1,tokenized_requests=False"
+        )
+        command = [
+            python, "-m", "lm_eval", "--model", "local-chat-completions",
+            "--model_args", model_args, "--tasks", "triviaqa_bench",
+            "--include_path", str(work / "tasks"), "--num_fewshot", "5",
+            "--apply_chat_template", "--limit", str(samples),
+            "--output_path", str(work / "out"), "--log_samples",
+        ]  # fmt: skip
+        # its own datasets cache beside ours, kept between runs (as a user's would be)
+        lm_cache = Path(env["HF_DATASETS_CACHE"]).with_name("lm_eval_datasets_cache")
+        lm_env = {**env, "OPENAI_API_KEY": "x", "HF_DATASETS_CACHE": str(lm_cache)}
+        result = timed_process(command, lm_env)
+        result["status"] = "ok" if result["returncode"] == 0 else "error"
+        if result["status"] == "ok":
+            result.pop("output_tail")
+        return result
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -1,0 +1,328 @@
+"""Throughput through real HTTP: ``python -m bench.throughput`` (see bench/README.md).
+
+Starts the instant loopback server (``bench.loopback``, its own process,
+127.0.0.1 only), measures its own ceiling with a fast client, then for each
+benchmark runs ``inspect eval`` on our task and on a bare Inspect task over
+the same prompts, targets and images (``bench.bare_task``), with default
+logging and with ``--no-log-realtime``, in alternating order; lm-evaluation-
+harness on TriviaQA beside them when ``$LM_EVAL_PYTHON`` names its python.
+ScienceQA's peak memory: a full run and a ``--limit 10`` run, ours and bare.
+The Inspect options sweep (``--parts options``) times TriviaQA under each
+logging and concurrency option. Writes ``bench/out/throughput.md`` and
+``.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bench.generate_data import DATA_DIR, TRIVIAQA_TRAIN, TRIVIAQA_VALIDATION, default_seed_dir
+from bench.generate_data import generate as generate_data
+from bench.http_runs import (
+    REPO_DIR,
+    SERVICE,
+    inspect_eval,
+    lm_eval_python,
+    lm_eval_run,
+    server_ceiling,
+    start_server,
+)
+from bench.measure import SPECS
+from bench.run import child_env, machine
+from bench.throughput_report import report
+
+OUT_DIR = Path(__file__).resolve().parent / "out"
+BENCHMARKS = ("triviaqa", "simpleqa", "winogrande", "scienceqa", "scienceqa_image")
+# Task files, not registry names: an editable install of the distribution
+# (inspect-reference-benchmarks) hides the "benchmarks/" names from Inspect.
+TASK_NAMES = {key: f"{SPECS[key].module.replace('.', '/')}.py" for key in BENCHMARKS}
+LOGGING_MODES: dict[str, list[str]] = {"default": [], "fast": ["--no-log-realtime"]}
+OPTION_SWEEP: dict[str, list[str]] = {
+    "default": [],
+    "--no-log-realtime": ["--no-log-realtime"],
+    "--log-buffer 100": ["--log-buffer", "100"],
+    "--no-log-realtime --log-buffer 100": ["--no-log-realtime", "--log-buffer", "100"],
+    "--no-log-samples": ["--no-log-samples"],
+    "--no-log-realtime --no-log-samples": ["--no-log-realtime", "--no-log-samples"],
+    "--max-connections 8": ["--max-connections", "8"],
+    "--max-connections 128": ["--max-connections", "128"],
+    "--max-samples 8": ["--max-samples", "8"],
+}
+
+
+def http_env(data_dir: Path, base_url: str) -> dict[str, str]:
+    env = child_env(data_dir)
+    env[f"{SERVICE.upper()}_BASE_URL"] = base_url
+    env[f"{SERVICE.upper()}_API_KEY"] = "x"
+    return env
+
+
+def replies() -> dict[str, str]:
+    texts = {key: spec.reply for key, spec in SPECS.items()}
+    texts["grader"] = next(s.grader_reply for s in SPECS.values() if s.grader_reply)  # type: ignore[misc]
+    return texts
+
+
+def ceiling_bodies(inputs: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Request bodies the size of a TriviaQA prompt and of a ScienceQA image prompt."""
+    import base64
+
+    bodies: dict[str, dict[str, Any]] = {}
+    for key, entry in inputs.items():
+        first = json.loads(Path(entry["inputs"]).read_text(encoding="utf-8").splitlines()[0])
+        content: Any = first["text"]
+        if first.get("image"):
+            data = base64.b64encode(Path(first["image"]).read_bytes()).decode()
+            content = [
+                {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{data}"}},
+                {"type": "text", "text": first["text"]},
+            ]
+        bodies[key] = {"model": key, "messages": [{"role": "user", "content": content}]}
+    return bodies
+
+
+def write_inputs(key: str, samples: int, work: Path, data_dir: Path) -> dict[str, Any]:
+    import subprocess
+    import sys
+
+    out = work / key
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.throughput_inputs", "--benchmark", key]
+        + ["--samples", str(samples), "--out", str(out), "--data", str(data_dir)],
+        cwd=REPO_DIR,
+        env=child_env(data_dir),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"inputs for {key}: {done.stderr.strip().splitlines()[-1:]}")
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def ours_and_bare(
+    key: str, inputs: dict[str, Any], data_dir: Path, env: dict[str, str], options: list[str]
+) -> dict[str, Any]:
+    """(our task, bare task) specs for ``inspect eval``."""
+    spec = SPECS[key]
+    bare_config = {"inputs": inputs["inputs"]}
+    if "judge_template" in inputs:
+        bare_config["judge_template"] = inputs["judge_template"]
+    return {
+        "ours": (TASK_NAMES[key], spec.task_args(data_dir), options),
+        "bare": ("bench/bare_task.py", bare_config, options),
+    }
+
+
+def median_rate(runs: list[dict[str, Any]], samples: int, field: str) -> float | None:
+    values = [samples / run[field] for run in runs if run.get("status") == "ok"]
+    return statistics.median(values) if values else None
+
+
+def summarize(runs: list[dict[str, Any]], samples: int) -> dict[str, Any]:
+    ok = [run for run in runs if run.get("status") == "ok"]
+    return {
+        "runs": runs,
+        "ok": len(ok),
+        "samples_per_s": median_rate(runs, samples, "wall_s"),
+        "cpu_ms_per_sample": 1000 / rate if (rate := median_rate(runs, samples, "cpu_s")) else None,
+        "peak_rss_mb": statistics.median(r["peak_rss_mb"] for r in ok) if ok else None,
+        "error": next((r.get("output_tail", "")[-600:] for r in runs if r not in ok), None),
+    }
+
+
+def throughput_part(args: argparse.Namespace, env: dict[str, str], work: Path) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    for key in args.only:
+        inputs = args.inputs[key]
+        runs: dict[str, list[dict[str, Any]]] = {}
+        for repeat in range(args.repeat):
+            for mode, options in LOGGING_MODES.items():
+                base = ["--limit", str(args.samples), "--max-connections", str(args.connections)]
+                variants = list(ours_and_bare(key, inputs, args.data, env, base + options).items())
+                if repeat % 2:
+                    variants.reverse()  # alternate the order: drift hits both alike
+                for variant, (task, config, opts) in variants:
+                    result = inspect_eval(task, config, key, SPECS[key], opts, env)
+                    runs.setdefault(f"{variant}_{mode}", []).append(result)
+                    print(f"  {key} {variant} {mode}: {describe(result, args.samples)}", flush=True)
+        results[key] = {name: summarize(r, args.samples) for name, r in runs.items()}
+        results[key]["samples"] = args.samples
+    return results
+
+
+def fixed_part(args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
+    """``--limit 1`` runs: each process's fixed cost (start-up, construction, log set-up).
+
+    Their CPU time, subtracted from a full run's, leaves the per-sample cost.
+    """
+    results: dict[str, Any] = {}
+    for key in args.only:
+        for repeat in range(args.repeat):
+            for mode, options in LOGGING_MODES.items():
+                base = ["--limit", "1", "--max-connections", str(args.connections)]
+                variants = list(
+                    ours_and_bare(key, args.inputs[key], args.data, env, base + options).items()
+                )
+                if repeat % 2:
+                    variants.reverse()
+                for variant, (task, config, opts) in variants:
+                    result = inspect_eval(task, config, key, SPECS[key], opts, env)
+                    print(f"  {key} {variant} {mode} --limit 1: {describe(result, 1)}", flush=True)
+                    results.setdefault(key, {}).setdefault(f"{variant}_{mode}", []).append(result)
+    return {
+        key: {
+            name: statistics.median(r["cpu_s"] for r in runs if r["status"] == "ok")
+            for name, runs in entry.items()
+        }
+        for key, entry in results.items()
+    }
+
+
+def lm_eval_part(args: argparse.Namespace, env: dict[str, str], port: int) -> dict[str, Any]:
+    python, detail = lm_eval_python(args.lm_eval_python)
+    if python is None:
+        print(f"  lm-eval skipped: {detail}", flush=True)
+        return {"status": "skipped", "reason": detail}
+    runs = []
+    for _ in range(args.repeat):
+        result = lm_eval_run(
+            python,
+            args.data / f"{TRIVIAQA_TRAIN}.parquet",
+            args.data / f"{TRIVIAQA_VALIDATION}.parquet",
+            args.samples,
+            port,
+            args.connections,
+            env,
+        )
+        print(f"  lm-eval triviaqa: {describe(result, args.samples)}", flush=True)
+        runs.append(result)
+    return {"status": "ok", "version": detail, **summarize(runs, args.samples)}
+
+
+def memory_part(args: argparse.Namespace, env: dict[str, str], work: Path) -> dict[str, Any]:
+    """ScienceQA peak RSS: the full test split and ``--limit 10``, ours and bare."""
+    full = write_inputs("scienceqa", 100_000, work / "memory", args.data)
+    results: dict[str, Any] = {"rows": full["samples"]}
+    connections = ["--max-connections", str(args.connections)]
+    for label, limit in (("full", []), ("limit10", ["--limit", "10"])):
+        for variant, (task, config, opts) in ours_and_bare(
+            "scienceqa", full, args.data, env, limit + connections
+        ).items():
+            result = inspect_eval(task, config, "scienceqa", SPECS["scienceqa"], opts, env)
+            print(f"  scienceqa {label} {variant}: {describe(result, None)}", flush=True)
+            results[f"{variant}_{label}"] = result
+        # A first run, with an empty image cache: it fills the cache for every row.
+        with tempfile.TemporaryDirectory(prefix="bench-image-cache-") as empty:
+            task, config, opts = ours_and_bare(
+                "scienceqa", full, args.data, env, limit + connections
+            )["ours"]
+            cold_env = {**env, "INSPECT_BENCHMARKS_CACHE": empty}
+            result = inspect_eval(task, config, "scienceqa", SPECS["scienceqa"], opts, cold_env)
+            print(f"  scienceqa {label} ours, empty cache: {describe(result, None)}", flush=True)
+            results[f"ours_{label}_cold"] = result
+    return results
+
+
+def options_part(args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
+    key = "triviaqa"
+    results: dict[str, Any] = {"samples": args.samples}
+    for label, options in OPTION_SWEEP.items():
+        opts = ["--limit", str(args.samples)]
+        if "--max-connections" not in options:
+            opts += ["--max-connections", str(args.connections)]
+        result = inspect_eval(
+            TASK_NAMES[key], SPECS[key].task_args(args.data), key, SPECS[key], opts + options, env
+        )
+        print(f"  options {label}: {describe(result, args.samples)}", flush=True)
+        results[label] = summarize([result], args.samples)
+    return results
+
+
+def describe(result: dict[str, Any], samples: int | None) -> str:
+    if result.get("status") != "ok":
+        return f"ERROR {result.get('error') or result.get('output_tail', '')[-400:]}"
+    rate = f"{samples / result['wall_s']:.1f} samples/s, " if samples else ""
+    return f"{rate}{result['wall_s']:.1f} s, peak {result['peak_rss_mb']:.0f} MB"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--only", default=",".join(BENCHMARKS))
+    parser.add_argument("--parts", default="ceiling,throughput,fixed,lm_eval,memory,options")
+    parser.add_argument("--lm-eval-python", default=None)
+    parser.add_argument("--data", type=Path, default=DATA_DIR)
+    parser.add_argument(
+        "--reuse", type=Path, default=None, help="a throughput.json whose other parts to keep"
+    )
+    args = parser.parse_args()
+    args.only = [key for key in args.only.split(",") if key]
+    parts = set(args.parts.split(","))
+    started = time.perf_counter()
+    generate_data(args.data, seed_dir=default_seed_dir())
+    results: dict[str, Any] = {
+        "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": machine(),
+        "samples": args.samples,
+        "repeat": args.repeat,
+        "connections": args.connections,
+    }
+    if args.reuse is not None:
+        previous = json.loads(args.reuse.read_text(encoding="utf-8"))
+        for part in ("ceiling", "throughput", "lm_eval", "memory", "options", "fixed"):
+            if part not in parts and part in previous:
+                results[part] = previous[part]
+        for key in ("started", "machine", "samples", "repeat", "connections"):
+            results[key] = previous[key]
+    env = child_env(args.data)
+    server = start_server(replies(), env)
+    env = http_env(args.data, server.base_url)
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-throughput-") as tmp:
+            work = Path(tmp)
+            needed = set(args.only)
+            if "ceiling" in parts:
+                needed |= {"triviaqa", "scienceqa_image"}
+            args.inputs = {key: write_inputs(key, args.samples, work, args.data) for key in needed}
+            if "ceiling" in parts:
+                bodies = ceiling_bodies(
+                    {k: args.inputs[k] for k in ("triviaqa", "scienceqa_image")}
+                )
+                results["ceiling"] = {
+                    key: server_ceiling(server, body, 3000 if key == "triviaqa" else 1000, env)
+                    for key, body in bodies.items()
+                }
+                print(f"server ceiling: {results['ceiling']}", flush=True)
+            if "throughput" in parts:
+                results["throughput"] = throughput_part(args, env, work)
+            if "fixed" in parts:
+                results["fixed"] = fixed_part(args, env)
+            if "lm_eval" in parts:
+                results["lm_eval"] = lm_eval_part(args, env, server.port)
+            if "memory" in parts:
+                results["memory"] = memory_part(args, env, work)
+            if "options" in parts:
+                results["options"] = options_part(args, env)
+    finally:
+        server.stop()
+    results["machine"]["load_average_end"] = __import__("os").getloadavg()
+    results["seconds"] = results.get("seconds", 0) + time.perf_counter() - started
+    OUT_DIR.mkdir(exist_ok=True)
+    text = report(results)
+    (OUT_DIR / "throughput.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
+    (OUT_DIR / "throughput.md").write_text(text, encoding="utf-8")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

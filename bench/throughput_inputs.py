@@ -1,0 +1,96 @@
+"""The bare task's inputs: our samples' prompt text, target and image, as JSON lines.
+
+``python -m bench.throughput_inputs --benchmark scienceqa --samples 2000 --out DIR``
+builds the benchmark's first ``samples`` samples (through its task, from the
+bench data) and writes ``DIR/inputs.jsonl`` (``id``, ``text``, ``target``,
+``image``: a PNG/JPEG file under ``DIR/images`` holding exactly the bytes the
+model receives, or null), and for a judged benchmark ``DIR/judge_template.txt``:
+our judge prompt in the placeholders of Inspect's ``model_graded_fact()``.
+Run in a child process so the benchmark's memory is not the bench's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+from pathlib import Path
+from typing import Any
+
+from bench.generate_data import DATA_DIR
+from bench.measure import SPECS, input_text, make_task
+
+MIME_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpeg"}
+
+
+def image_bytes(sample_input: Any) -> tuple[bytes, str] | None:
+    """The bytes and extension of the image a sample sends (None: text only)."""
+    if isinstance(sample_input, str):
+        return None
+    for message in sample_input:
+        for content in message.content if isinstance(message.content, list) else []:
+            if content.type != "image":
+                continue
+            image = content.image
+            if image.startswith("data:"):
+                header, _, payload = image.partition(",")
+                mime = header.removeprefix("data:").split(";")[0]
+                return base64.b64decode(payload), MIME_EXTENSIONS[mime]
+            path = Path(image)
+            return path.read_bytes(), path.suffix.removeprefix(".")
+    return None
+
+
+def judge_template() -> str:
+    """Our SimpleQA judge prompt with ``model_graded_fact()``'s placeholder names."""
+    from benchmarks.simpleqa import GRADER_TEMPLATE
+
+    return GRADER_TEMPLATE.replace("{target}", "{criterion}").replace(
+        "{predicted_answer}", "{answer}"
+    )
+
+
+def write_inputs(key: str, samples: int, out: Path, data_dir: Path) -> dict[str, Any]:
+    spec = SPECS[key]
+    task = make_task(spec, data_dir)
+    for _ in task.dataset:  # every sample once: ScienceQA's image cache is then warm
+        pass
+    images = out / "images"
+    images.mkdir(parents=True, exist_ok=True)
+    written = 0
+    with (out / "inputs.jsonl").open("w", encoding="utf-8") as file:
+        for sample in task.dataset[0:samples]:
+            image = image_bytes(sample.input)
+            image_path = None
+            if image is not None:
+                data, extension = image
+                image_path = images / f"{sample.id}.{extension}"
+                image_path.write_bytes(data)
+            record = {
+                "id": sample.id,
+                "text": input_text(sample.input),
+                "target": sample.target,
+                "image": None if image_path is None else str(image_path),
+            }
+            file.write(json.dumps(record) + "\n")
+            written += 1
+    result: dict[str, Any] = {"samples": written, "inputs": str(out / "inputs.jsonl")}
+    if spec.grader_reply is not None:
+        template = out / "judge_template.txt"
+        template.write_text(judge_template(), encoding="utf-8")
+        result["judge_template"] = str(template)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--benchmark", required=True, choices=sorted(SPECS))
+    parser.add_argument("--samples", type=int, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--data", type=Path, default=DATA_DIR)
+    args = parser.parse_args()
+    print(json.dumps(write_inputs(args.benchmark, args.samples, args.out, args.data)))
+
+
+if __name__ == "__main__":
+    main()
