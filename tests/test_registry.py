@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval
+from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.inspect_cli import inspect_cli
 from tests.scripted import replies_by_prompt
@@ -63,3 +64,31 @@ def test_every_task_has_a_version(name: str) -> None:
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
     )
     assert "description" in json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("spec", ["benchmarks/winogrande", "benchmarks/winogrande.py"])
+def test_logs_name_the_task_alike_however_it_is_launched(spec: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            inspect_cli(),
+            "eval",
+            spec,
+            "-T",
+            "bundled_sample=true",
+            "--model",
+            "benchmarks/oracle",
+            "--limit",
+            "2",
+            "--log-dir",
+            str(tmp_path),
+            "--display",
+            "none",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    [log] = list_eval_logs(str(tmp_path))
+    assert read_eval_log(log, header_only=True).eval.task == "benchmarks/winogrande"
