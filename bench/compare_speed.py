@@ -11,7 +11,7 @@ tables, pairing, every statistic with ``--resamples`` bootstrap resamples,
 the DataFrame). Prints a markdown table and writes it to
 ``bench/out/compare_speed.md``.
 
-Target (issue 13): under 5 s for the comparison of two 8,000-question logs
+Target: under 5 s for the comparison of two 8,000-question logs
 with 10,000 resamples on the 2-core machine, beyond reading the logs.
 """
 

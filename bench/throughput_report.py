@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from typing import Any
 
 from bench.run import fmt
@@ -25,7 +26,8 @@ def report(results: dict[str, Any]) -> str:
         + f"; load average {fmt(info['load_average_start'][0])} at start, "
         f"{fmt(info['load_average_end'][0])} at end; whole run {fmt(results['seconds'], 0)} s. "
         f"{fmt(results['samples'])} samples a run, {results['connections']} connections "
-        f"(`--max-connections`), {results['repeat']} runs of each, medians.",
+        f"(`--max-connections`), {results['repeat']} runs of each, medians. "
+        + pinning(results.get("cpu_plan")),
         "",
     ]
     ceiling = results.get("ceiling")
@@ -47,8 +49,8 @@ def report(results: dict[str, Any]) -> str:
     throughput = results.get("throughput")
     if throughput:
         lines += throughput_table(throughput, results.get("lm_eval"))
-    if throughput and results.get("fixed"):
-        lines += per_sample_table(throughput, results["fixed"], results["samples"])
+    if throughput:
+        lines += per_sample_table(throughput)
     memory = results.get("memory")
     if memory:
         lines += memory_table(memory)
@@ -67,6 +69,15 @@ def report(results: dict[str, Any]) -> str:
             "",
         ]
     return "\n".join(lines) + "\n"
+
+
+def pinning(plan: dict[str, list[int]] | None) -> str:
+    if not plan:
+        return "Processes not pinned to CPUs."
+    return (
+        f"The server pinned to CPU {', '.join(map(str, plan['server']))}, each harness "
+        f"process to CPU {', '.join(map(str, plan['harness']))} (`taskset`-style affinity)."
+    )
 
 
 def verdict(value: float | None) -> str:
@@ -136,45 +147,54 @@ def throughput_table(throughput: dict[str, Any], lm_eval: dict[str, Any] | None)
     return [*lines, ""]
 
 
-def per_sample_table(throughput: dict[str, Any], fixed: dict[str, Any], samples: int) -> list[str]:
+def paired_ratios(ours: list[float | None], bare: list[float | None]) -> list[float]:
+    """Ours over bare per-sample CPU, repeat by repeat (runs made next to each other)."""
+    return [o / b for o, b in zip(ours, bare, strict=False) if o and b]
+
+
+def per_sample_table(throughput: dict[str, Any]) -> list[str]:
     lines = [
         "### Per sample, start-up apart",
         "",
-        "CPU of a `--limit 1` run of the same command is each process's fixed cost "
-        "(imports, task construction, Inspect building every sample before it applies "
-        "`--limit`, log set-up); the rest of a full run's CPU, over its samples, is "
-        "the per-sample cost.",
+        "Each full run has a `--limit 1` twin run just before it; the twin's CPU is the "
+        "process's fixed cost (imports, task construction, Inspect building every sample "
+        "before it applies `--limit`, log set-up), and the rest of the full run's CPU, "
+        "over its other samples, is the per-sample cost. Ours and bare are paired "
+        "repeat by repeat (run next to each other); the ratio is the median of the "
+        "paired ratios, with their range.",
         "",
         "| benchmark | logging | ours fixed CPU s | bare fixed CPU s "
-        "| ours per-sample CPU ms | bare per-sample CPU ms | ratio | within 5 % |",
+        "| ours per-sample CPU ms | bare per-sample CPU ms | ratio (range) | within 5 % |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for key, entry in throughput.items():
-        if not isinstance(entry, dict) or key not in fixed:
+        if not isinstance(entry, dict):
             continue
         for mode in ("default", "fast"):
-            per_sample = {}
-            for variant in ("ours", "bare"):
-                total = entry.get(f"{variant}_{mode}", {}).get("cpu_ms_per_sample")
-                start = fixed[key].get(f"{variant}_{mode}")
-                per_sample[variant] = (
-                    (total * samples / 1000 - start) / (samples - 1) * 1000
-                    if total is not None and start is not None
-                    else None
-                )
-            value = ratio(per_sample["bare"], per_sample["ours"])
+            ours = entry.get(f"ours_{mode}", {})
+            bare = entry.get(f"bare_{mode}", {})
+            if "per_sample_cpu_ms" not in ours or "per_sample_cpu_ms" not in bare:
+                continue
+            ratios = paired_ratios(ours["per_sample_cpu_ms"], bare["per_sample_cpu_ms"])
+            value = statistics.median(ratios) if ratios else None
+            spread = f" ({fmt(min(ratios))}-{fmt(max(ratios))})" if len(ratios) > 1 else ""
             cells = [
                 key,
                 mode,
-                fmt(fixed[key].get(f"ours_{mode}")),
-                fmt(fixed[key].get(f"bare_{mode}")),
-                fmt(per_sample["ours"], 1),
-                fmt(per_sample["bare"], 1),
-                fmt(value),
+                fmt(median_of(ours["fixed_cpu_s"])),
+                fmt(median_of(bare["fixed_cpu_s"])),
+                fmt(median_of(ours["per_sample_cpu_ms"]), 1),
+                fmt(median_of(bare["per_sample_cpu_ms"]), 1),
+                fmt(value) + spread,
                 verdict(value),
             ]
             lines.append("| " + " | ".join(cells) + " |")
     return [*lines, ""]
+
+
+def median_of(values: list[float | None]) -> float | None:
+    present = [value for value in values if value is not None]
+    return statistics.median(present) if present else None
 
 
 def memory_table(memory: dict[str, Any]) -> list[str]:
