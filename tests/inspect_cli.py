@@ -44,3 +44,24 @@ def run_config(
         text=True,
         timeout=1800,
     )
+
+
+def offline_eval(*args: str, log_dir: Path, timeout: int = 600) -> subprocess.CompletedProcess[str]:
+    """``inspect eval <args> --model benchmarks/oracle`` from the repository root, no display."""
+    return subprocess.run(
+        [
+            inspect_cli(),
+            "eval",
+            *args,
+            "--model",
+            "benchmarks/oracle",
+            "--log-dir",
+            str(log_dir),
+            "--display",
+            "none",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

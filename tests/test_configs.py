@@ -8,14 +8,13 @@ run these same files against the references' own code.
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 from inspect_ai._cli.eval import parse_run_config
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from tests.inspect_cli import inspect_cli
+from tests.inspect_cli import offline_eval
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
@@ -51,27 +50,14 @@ def test_the_configuration_loads_as_the_cli_loads_it(config: Path) -> None:
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda path: path.stem)
 def test_the_configuration_runs_offline_on_the_bundled_sample(config: Path, tmp_path: Path) -> None:
-    done = subprocess.run(
-        [
-            inspect_cli(),
-            "eval",
-            "--run-config",
-            str(config.relative_to(ROOT)),
-            "--model",
-            "benchmarks/oracle",
-            "--model-role",
-            "grader=benchmarks/oracle",
-            "-T",
-            "bundled_sample=true",
-            "--log-dir",
-            str(tmp_path),
-            "--display",
-            "none",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
+    done = offline_eval(
+        "--run-config",
+        str(config.relative_to(ROOT)),
+        "--model-role",
+        "grader=benchmarks/oracle",
+        "-T",
+        "bundled_sample=true",
+        log_dir=tmp_path,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     [log_file] = list_eval_logs(str(tmp_path))

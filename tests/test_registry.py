@@ -12,7 +12,7 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from tests.inspect_cli import inspect_cli
+from tests.inspect_cli import inspect_cli, offline_eval
 from tests.scripted import replies_by_prompt
 
 ROOT = Path(__file__).parents[1]
@@ -68,26 +68,8 @@ def test_every_task_has_a_version(name: str) -> None:
 
 @pytest.mark.parametrize("spec", ["benchmarks/winogrande", "benchmarks/winogrande.py"])
 def test_logs_name_the_task_alike_however_it_is_launched(spec: str, tmp_path: Path) -> None:
-    done = subprocess.run(
-        [
-            inspect_cli(),
-            "eval",
-            spec,
-            "-T",
-            "bundled_sample=true",
-            "--model",
-            "benchmarks/oracle",
-            "--limit",
-            "2",
-            "--log-dir",
-            str(tmp_path),
-            "--display",
-            "none",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    done = offline_eval(
+        spec, "-T", "bundled_sample=true", "--limit", "2", log_dir=tmp_path, timeout=300
     )
     assert done.returncode == 0, done.stdout + done.stderr
     [log] = list_eval_logs(str(tmp_path))
