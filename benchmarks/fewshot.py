@@ -35,11 +35,17 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING
 
-import datasets
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
 
+from benchmarks.lazy_modules import lazy_module
 from benchmarks.loading import DataError
+
+if TYPE_CHECKING:
+    import datasets
+else:
+    datasets = lazy_module("datasets")
 
 # lm-evaluation-harness's TaskConfig defaults (config/task.py: target_delimiter,
 # fewshot_delimiter), which TriviaQA keeps.

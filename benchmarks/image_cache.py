@@ -20,15 +20,22 @@ import os
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
-
-import datasets
-import PIL
-import pyarrow as pa
-import pyarrow.compute as pc
+from typing import TYPE_CHECKING, Any
 
 from benchmarks import download
 from benchmarks.images import IMAGE_FORMATS, ImageDecodeError, ImageFormat, encoded_image
+from benchmarks.lazy_modules import lazy_module
+
+if TYPE_CHECKING:
+    import datasets
+    import PIL
+    import pyarrow as pa
+    import pyarrow.compute as pc
+else:
+    datasets = lazy_module("datasets")
+    PIL = lazy_module("PIL")
+    pa = lazy_module("pyarrow")
+    pc = lazy_module("pyarrow.compute")
 
 # Bumped when what a cache entry holds changes; part of every entry's key.
 IMAGE_CACHE_VERSION = 1

@@ -25,9 +25,14 @@ import base64
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from PIL import Image, UnidentifiedImageError
+from benchmarks.lazy_modules import lazy_module
+
+if TYPE_CHECKING:
+    from PIL import Image
+else:
+    Image = lazy_module("PIL.Image")
 
 ImageFormat = Literal["png", "jpeg"]
 IMAGE_FORMATS: tuple[ImageFormat, ...] = ("png", "jpeg")
@@ -47,7 +52,7 @@ def _decoding(data: bytes) -> Iterator[None]:
         raise ImageDecodeError("image bytes are empty")
     try:
         yield
-    except UnidentifiedImageError as ex:
+    except Image.UnidentifiedImageError as ex:
         raise ImageDecodeError(
             "image bytes could not be decoded (not in an image format Pillow reads)"
         ) from ex

@@ -25,9 +25,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
 from inspect_ai.model import (
     CachePolicy,
     ChatMessageUser,
@@ -41,6 +40,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 
 from benchmarks.errors import TaskParameterError
+from benchmarks.lazy_modules import lazy_module
 from benchmarks.registry_names import also_by_short_name, namespaced
 from benchmarks.simpleqa_metrics import (
     GRADE_VALUE_KEYS,
@@ -49,6 +49,11 @@ from benchmarks.simpleqa_metrics import (
     statistics_from_totals,
 )
 from benchmarks.statistics import fleiss_kappa
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_module("numpy")
 
 # GRADER_TEMPLATE of simple-evals simpleqa_eval.py after .strip(), byte for byte.
 GRADER_TEMPLATE = (

@@ -14,14 +14,17 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
-import datasets
 from inspect_ai.dataset import Dataset, MemoryDataset, Sample
 from typing_extensions import override
 
+from benchmarks.lazy_modules import lazy_module
 from benchmarks.loading import DataError, LoadedSplit
 
 if TYPE_CHECKING:
+    import datasets
     from _typeshed import SupportsRichComparison
+else:
+    datasets = lazy_module("datasets")
 
 SampleBuilder = Callable[[int], Sample]
 BulkBuilder = Callable[[Sequence[int]], list[Sample]]

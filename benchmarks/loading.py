@@ -23,11 +23,15 @@ import socket
 import urllib.parse
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
-
-import datasets
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from benchmarks.errors import DataError, DataUnavailableError
+from benchmarks.lazy_modules import lazy_module
+
+if TYPE_CHECKING:
+    import datasets
+else:
+    datasets = lazy_module("datasets")
 
 DataFiles = str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]]
 

@@ -29,9 +29,8 @@ import random
 import re
 import string
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow.parquet as pq
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
@@ -43,7 +42,13 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from benchmarks.errors import UserInputError
+from benchmarks.lazy_modules import lazy_module
 from benchmarks.sample_data import bundled_data_files
+
+if TYPE_CHECKING:
+    import pyarrow.parquet as pq
+else:
+    pq = lazy_module("pyarrow.parquet")
 
 MODELS = ("oracle", "random")
 DEFAULT_CONFIG = GenerateConfig()

@@ -34,11 +34,8 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-import datasets
-import pyarrow as pa
-import pyarrow.compute as pc
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
@@ -48,12 +45,22 @@ from inspect_ai.solver import generate
 from benchmarks.image_cache import ImageFiles
 from benchmarks.images import IMAGE_FORMATS, ImageDecodeError, ImageFormat
 from benchmarks.lazy_dataset import dataset_from_rows
+from benchmarks.lazy_modules import lazy_module
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split, local_path
 from benchmarks.mcq import option_letter_scorer, option_letters, parse_failure_rate, render_options
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field, string_list
 from benchmarks.registry_names import namespaced
 from benchmarks.sample_data import data_files_for
+
+if TYPE_CHECKING:
+    import datasets
+    import pyarrow as pa
+    import pyarrow.compute as pc
+else:
+    datasets = lazy_module("datasets")
+    pa = lazy_module("pyarrow")
+    pc = lazy_module("pyarrow.compute")
 
 DATASET_PATH = "derek-thomas/ScienceQA"
 SPLITS = ("train", "validation", "test")

@@ -45,15 +45,22 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import TYPE_CHECKING, TypeAlias
 
-import numpy as np
-import numpy.typing as npt
+from benchmarks.lazy_modules import lazy_module
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    np = lazy_module("numpy")
 
 CONFIDENCE = 0.95
 # Bounds the memory of one block of bootstrap resample counts (float64 cells).
 BOOTSTRAP_BLOCK_CELLS = 4_000_000
 
-FloatArray = npt.NDArray[np.float64]
+# A string, so that numpy is imported only when a statistic is computed.
+FloatArray: TypeAlias = "npt.NDArray[np.float64]"
 # (resample sums of the value columns (R, k), sample count) -> statistics (R, m)
 SumsStatistic = Callable[[FloatArray, int], FloatArray]
 

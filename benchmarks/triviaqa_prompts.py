@@ -9,9 +9,8 @@ message or as user/assistant turns (``fewshot_prompt``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
 from inspect_ai.model import ChatMessage
 
 from benchmarks.fewshot import (
@@ -21,8 +20,14 @@ from benchmarks.fewshot import (
     SeededDraws,
     fewshot_prompt,
 )
+from benchmarks.lazy_modules import lazy_module
 from benchmarks.loading import DataError, LoadedSplit
 from benchmarks.records import field, string_list
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+else:
+    pa = lazy_module("pyarrow")
 
 # prompt_format -> (question block, demonstration answer field); the draw
 # follows the format (lm_eval_harness: LmEvalDraws).

@@ -28,9 +28,8 @@ inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T shots=5
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
-import datasets
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 from inspect_ai.model import GenerateConfig
@@ -38,12 +37,18 @@ from inspect_ai.solver import generate
 
 from benchmarks.fewshot import SeededDraws
 from benchmarks.lazy_dataset import dataset_from_rows
+from benchmarks.lazy_modules import lazy_module
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
 from benchmarks.mcq import option_letter_scorer, option_letters, render_options
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field
 from benchmarks.registry_names import namespaced
 from benchmarks.sample_data import data_files_for
+
+if TYPE_CHECKING:
+    import datasets
+else:
+    datasets = lazy_module("datasets")
 
 DATASET_PATH = "allenai/winogrande"
 DEFAULT_CONFIG = "winogrande_xl"

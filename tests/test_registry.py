@@ -74,3 +74,30 @@ def test_logs_name_the_task_alike_however_it_is_launched(spec: str, tmp_path: Pa
     assert done.returncode == 0, done.stdout + done.stderr
     [log] = list_eval_logs(str(tmp_path))
     assert read_eval_log(log, header_only=True).eval.task == "benchmarks/winogrande"
+
+
+def test_loading_the_entry_point_imports_no_data_library() -> None:
+    # Inspect loads every installed package's entry point before any command,
+    # other packages' evals included: datasets, pyarrow, pandas, Pillow and
+    # numpy must wait until one of our tasks is built.
+    script = (
+        "import json, sys\n"
+        "from importlib.metadata import entry_points\n"
+        "from benchmarks.lazy_modules import HEAVY_MODULES\n"
+        "[ep] = [ep for ep in entry_points(group='inspect_ai') if ep.name == 'benchmarks']\n"
+        "ep.load()\n"
+        "after_entry_point = sorted(m for m in HEAVY_MODULES if m in sys.modules)\n"
+        "from benchmarks.scienceqa import scienceqa\n"
+        "task = scienceqa(bundled_sample=True)\n"
+        "samples = list(task.dataset)\n"
+        "after_task = sorted(m for m in HEAVY_MODULES if m in sys.modules)\n"
+        "print(json.dumps([after_entry_point, after_task, len(samples)]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+    after_entry_point, after_task, samples = json.loads(done.stdout.strip().splitlines()[-1])
+    assert after_entry_point == []
+    assert after_task == ["PIL", "datasets", "numpy", "pandas", "pyarrow"]
+    assert samples == 20
