@@ -39,13 +39,13 @@ from typing import TYPE_CHECKING
 
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
 
-from benchmarks.lazy_modules import lazy_module
+from benchmarks.lazy_modules import LazyModule
 from benchmarks.loading import DataError
 
 if TYPE_CHECKING:
     import datasets
 else:
-    datasets = lazy_module("datasets")
+    datasets = LazyModule("datasets")
 
 # lm-evaluation-harness's TaskConfig defaults (config/task.py: target_delimiter,
 # fewshot_delimiter), which TriviaQA keeps.

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchmarks import download
 from benchmarks.images import IMAGE_FORMATS, ImageDecodeError, ImageFormat, encoded_image
-from benchmarks.lazy_modules import lazy_module
+from benchmarks.lazy_modules import LazyModule
 
 if TYPE_CHECKING:
     import datasets
@@ -32,10 +32,10 @@ if TYPE_CHECKING:
     import pyarrow as pa
     import pyarrow.compute as pc
 else:
-    datasets = lazy_module("datasets")
-    PIL = lazy_module("PIL")
-    pa = lazy_module("pyarrow")
-    pc = lazy_module("pyarrow.compute")
+    datasets = LazyModule("datasets")
+    PIL = LazyModule("PIL")
+    pa = LazyModule("pyarrow")
+    pc = LazyModule("pyarrow.compute")
 
 # Bumped when what a cache entry holds changes; part of every entry's key.
 IMAGE_CACHE_VERSION = 1

@@ -27,12 +27,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Literal
 
-from benchmarks.lazy_modules import lazy_module
+from benchmarks.lazy_modules import LazyModule
 
 if TYPE_CHECKING:
     from PIL import Image
 else:
-    Image = lazy_module("PIL.Image")
+    Image = LazyModule("PIL.Image")
 
 ImageFormat = Literal["png", "jpeg"]
 IMAGE_FORMATS: tuple[ImageFormat, ...] = ("png", "jpeg")

@@ -40,7 +40,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 
 from benchmarks.errors import TaskParameterError
-from benchmarks.lazy_modules import lazy_module
+from benchmarks.lazy_modules import LazyModule
 from benchmarks.registry_names import also_by_short_name, namespaced
 from benchmarks.simpleqa_metrics import (
     GRADE_VALUE_KEYS,
@@ -53,7 +53,7 @@ from benchmarks.statistics import fleiss_kappa
 if TYPE_CHECKING:
     import numpy as np
 else:
-    np = lazy_module("numpy")
+    np = LazyModule("numpy")
 
 # GRADER_TEMPLATE of simple-evals simpleqa_eval.py after .strip(), byte for byte.
 GRADER_TEMPLATE = (

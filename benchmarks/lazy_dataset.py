@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any, overload
 from inspect_ai.dataset import Dataset, MemoryDataset, Sample
 from typing_extensions import override
 
-from benchmarks.lazy_modules import lazy_module
+from benchmarks.lazy_modules import LazyModule
 from benchmarks.loading import DataError, LoadedSplit
 
 if TYPE_CHECKING:
     import datasets
     from _typeshed import SupportsRichComparison
 else:
-    datasets = lazy_module("datasets")
+    datasets = LazyModule("datasets")
 
 SampleBuilder = Callable[[int], Sample]
 BulkBuilder = Callable[[Sequence[int]], list[Sample]]

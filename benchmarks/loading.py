@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from benchmarks.errors import DataError, DataUnavailableError
-from benchmarks.lazy_modules import lazy_module
+from benchmarks.lazy_modules import LazyModule
 
 if TYPE_CHECKING:
     import datasets
 else:
-    datasets = lazy_module("datasets")
+    datasets = LazyModule("datasets")
 
 DataFiles = str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]]
 

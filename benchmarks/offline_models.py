@@ -42,13 +42,13 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from benchmarks.errors import UserInputError
-from benchmarks.lazy_modules import lazy_module
+from benchmarks.lazy_modules import LazyModule
 from benchmarks.sample_data import bundled_data_files
 
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
 else:
-    pq = lazy_module("pyarrow.parquet")
+    pq = LazyModule("pyarrow.parquet")
 
 MODELS = ("oracle", "random")
 DEFAULT_CONFIG = GenerateConfig()

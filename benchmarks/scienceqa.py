@@ -45,7 +45,7 @@ from inspect_ai.solver import generate
 from benchmarks.image_cache import ImageFiles
 from benchmarks.images import IMAGE_FORMATS, ImageDecodeError, ImageFormat
 from benchmarks.lazy_dataset import dataset_from_rows
-from benchmarks.lazy_modules import lazy_module
+from benchmarks.lazy_modules import LazyModule
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split, local_path
 from benchmarks.mcq import option_letter_scorer, option_letters, parse_failure_rate, render_options
 from benchmarks.parameters import ParameterCheck
@@ -58,9 +58,9 @@ if TYPE_CHECKING:
     import pyarrow as pa
     import pyarrow.compute as pc
 else:
-    datasets = lazy_module("datasets")
-    pa = lazy_module("pyarrow")
-    pc = lazy_module("pyarrow.compute")
+    datasets = LazyModule("datasets")
+    pa = LazyModule("pyarrow")
+    pc = LazyModule("pyarrow.compute")
 
 DATASET_PATH = "derek-thomas/ScienceQA"
 SPLITS = ("train", "validation", "test")

@@ -47,13 +47,13 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import TYPE_CHECKING, TypeAlias
 
-from benchmarks.lazy_modules import lazy_module
+from benchmarks.lazy_modules import LazyModule
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 else:
-    np = lazy_module("numpy")
+    np = LazyModule("numpy")
 
 CONFIDENCE = 0.95
 # Bounds the memory of one block of bootstrap resample counts (float64 cells).

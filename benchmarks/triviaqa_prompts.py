@@ -20,14 +20,14 @@ from benchmarks.fewshot import (
     SeededDraws,
     fewshot_prompt,
 )
-from benchmarks.lazy_modules import lazy_module
+from benchmarks.lazy_modules import LazyModule
 from benchmarks.loading import DataError, LoadedSplit
 from benchmarks.records import field, string_list
 
 if TYPE_CHECKING:
     import pyarrow as pa
 else:
-    pa = lazy_module("pyarrow")
+    pa = LazyModule("pyarrow")
 
 # prompt_format -> (question block, demonstration answer field); the draw
 # follows the format (lm_eval_harness: LmEvalDraws).

@@ -37,7 +37,7 @@ from inspect_ai.solver import generate
 
 from benchmarks.fewshot import SeededDraws
 from benchmarks.lazy_dataset import dataset_from_rows
-from benchmarks.lazy_modules import lazy_module
+from benchmarks.lazy_modules import LazyModule
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
 from benchmarks.mcq import option_letter_scorer, option_letters, render_options
 from benchmarks.parameters import ParameterCheck
@@ -48,7 +48,7 @@ from benchmarks.sample_data import data_files_for
 if TYPE_CHECKING:
     import datasets
 else:
-    datasets = lazy_module("datasets")
+    datasets = LazyModule("datasets")
 
 DATASET_PATH = "allenai/winogrande"
 DEFAULT_CONFIG = "winogrande_xl"
