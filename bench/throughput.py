@@ -219,7 +219,7 @@ def memory_part(args: argparse.Namespace, env: dict[str, str], work: Path) -> di
             result = inspect_eval(task, config, "scienceqa", SPECS["scienceqa"], opts, env)
             print(f"  scienceqa {label} {variant}: {describe(result, None)}", flush=True)
             results[f"{variant}_{label}"] = result
-        # A first run, with an empty image cache: it fills the cache for every row.
+        # A first run, with empty caches: the child reads the split and fills the image cache.
         with tempfile.TemporaryDirectory(prefix="bench-image-cache-") as empty:
             task, config, opts = ours_and_bare(
                 "scienceqa", full, args.data, env, limit + connections
@@ -288,8 +288,9 @@ def main() -> None:
         for part in ("ceiling", "throughput", "lm_eval", "memory", "options"):
             if part not in parts and part in previous:
                 results[part] = previous[part]
-        for key in ("started", "machine", "samples", "repeat", "connections", "cpu_plan"):
-            results[key] = previous[key]
+        if "throughput" not in parts:  # the header describes the throughput runs
+            for key in ("started", "machine", "samples", "repeat", "connections", "cpu_plan"):
+                results[key] = previous[key]
     env = child_env(args.data)
     server = start_server(replies(), env)
     plan = cpu_plan() if args.pin else None

@@ -201,9 +201,10 @@ def memory_table(memory: dict[str, Any]) -> list[str]:
     lines = [
         f"### ScienceQA peak memory ({fmt(memory['rows'])} test questions, 2,017 with an image)",
         "",
-        "Peak RSS of the `inspect eval` process (`ru_maxrss` from `wait4`), default "
-        "logging; ours with the image cache warm (as from the second run on), and "
-        "once with an empty cache.",
+        "Peak RSS of the `inspect eval` process (`ru_maxrss` from `wait4`, which covers "
+        "the child processes it waited for), default logging; ours with the image cache "
+        "and the rows file warm (as from the second run on), and once with both empty "
+        "(the child process that reads the split runs).",
         "",
         "| run | ours MB | bare MB | ours - bare MB | ours, s | bare, s | target | met |",
         "|---|---|---|---|---|---|---|---|",
@@ -237,7 +238,7 @@ def memory_table(memory: dict[str, Any]) -> list[str]:
                 else None
             )
             lines.append(
-                f"| {run}, first run (empty image cache) | {fmt(cold.get('peak_rss_mb'), 0)} "
+                f"| {run}, first run (empty caches) | {fmt(cold.get('peak_rss_mb'), 0)} "
                 f"| {fmt(bare_mb, 0)} | {fmt(cold_diff, 0)} | {fmt(cold.get('wall_s'), 1)} "
                 "| | once per data file and image options | |"
             )

@@ -99,7 +99,7 @@ def cached_source_image(
     key = hashlib.sha256(f"{options}|{source}".encode()).hexdigest()
     entry = cache / key[:2] / f"{key}.{image_format}"
     recorded = entry.with_name(entry.name + ".sha256")
-    problem = _entry_problem(entry, recorded)
+    problem = entry_problem(entry, recorded)
     if problem is None:
         return entry
     encoded = encoded_image(read(), image_format=image_format, max_side=max_side)
@@ -107,8 +107,8 @@ def cached_source_image(
         logger.warning(f"image cache entry {entry} {problem}; rebuilt it from the source image.")
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomically(entry, encoded)
-        _write_atomically(recorded, hashlib.sha256(encoded).hexdigest().encode("ascii"))
+        write_atomically(entry, encoded)
+        write_atomically(recorded, hashlib.sha256(encoded).hexdigest().encode("ascii"))
     except OSError as ex:
         raise ImageCacheError(
             f"cannot write the image cache {cache}: {ex}. Set INSPECT_BENCHMARKS_CACHE "
@@ -117,7 +117,7 @@ def cached_source_image(
     return entry
 
 
-def _entry_problem(entry: Path, recorded: Path) -> str | None:
+def entry_problem(entry: Path, recorded: Path) -> str | None:
     """Why a cache entry cannot be used as it is (None: it can)."""
     try:
         content = entry.read_bytes()
@@ -131,7 +131,7 @@ def _entry_problem(entry: Path, recorded: Path) -> str | None:
     return None
 
 
-def _write_atomically(path: Path, content: bytes) -> None:
+def write_atomically(path: Path, content: bytes) -> None:
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(handle, "wb") as file:

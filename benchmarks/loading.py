@@ -88,23 +88,36 @@ def load_split(
             path, or ``dataset_path`` naming a file) stands for; other splits
             then need a mapping. Defaults to ``split``.
     """
-    single_file_split = single_file_split or split
-    if dataset_path is not None and data_files is not None:
-        raise DataError(f"{benchmark}: pass either dataset_path or data_files, not both.")
-    if dataset_path is not None and local_path(dataset_path).exists():
-        dataset_path = str(local_path(dataset_path))
-        if Path(dataset_path).is_file():
-            data_files, dataset_path = dataset_path, None
-    if data_files is not None:
-        path = _file_for_split(benchmark, data_files, split, single_file_split)
+    path = local_data_file(benchmark, split, dataset_path, data_files, single_file_split)
+    if path is not None:
         rows = load_local_file(path, split=split)
         where = f"{path} ({split} split)"
     else:
+        if dataset_path is not None and local_path(dataset_path).exists():
+            dataset_path = str(local_path(dataset_path))
         source = dataset_path or hub_path
         rows = _load_hub_or_snapshot(benchmark, source, config, split, revision)
         where = f"{source}" + (f" config {config!r}" if config else "") + f" split {split!r}"
     require_columns(rows, required_columns, where)
     return LoadedSplit(rows, where)
+
+
+def local_data_file(
+    benchmark: str,
+    split: str,
+    dataset_path: str | None,
+    data_files: DataFiles | None,
+    single_file_split: str | None = None,
+) -> Path | None:
+    """The local file that ``load_split`` reads for these arguments (None: the
+    Hub or a snapshot folder); the same errors for arguments that name none."""
+    if dataset_path is not None and data_files is not None:
+        raise DataError(f"{benchmark}: pass either dataset_path or data_files, not both.")
+    if dataset_path is not None and local_path(dataset_path).is_file():
+        data_files = str(local_path(dataset_path))
+    if data_files is None:
+        return None
+    return _file_for_split(benchmark, data_files, split, single_file_split or split)
 
 
 def load_local_file(path: Path, *, split: str = "train") -> datasets.Dataset:

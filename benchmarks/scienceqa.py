@@ -30,11 +30,9 @@ inspect eval --run-config configs/scienceqa_lmms_eval.yaml --model openai/gpt-4o
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
@@ -42,27 +40,25 @@ from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, Content
 from inspect_ai.scorer import Metric, accuracy, grouped, stderr
 from inspect_ai.solver import generate
 
+from benchmarks.errors import DataError
 from benchmarks.image_cache import ImageFiles
 from benchmarks.images import IMAGE_FORMATS, ImageDecodeError, ImageFormat
-from benchmarks.lazy_dataset import dataset_from_rows
-from benchmarks.lazy_modules import LazyModule
-from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split, local_path
+from benchmarks.lazy_dataset import LazyDataset, announce_cut
+from benchmarks.loading import DataFiles
 from benchmarks.mcq import option_letter_scorer, option_letters, parse_failure_rate, render_options
 from benchmarks.parameters import ParameterCheck
-from benchmarks.records import field, string_list
 from benchmarks.registry_names import namespaced
 from benchmarks.sample_data import data_files_for
+from benchmarks.scienceqa_rows import (
+    DATASET_PATH,
+    REQUIRED_COLUMNS,
+    PreparedDataset,
+    RowsSource,
+    checked_fields,
+    grade_band,
+)
 
-if TYPE_CHECKING:
-    import datasets
-    import pyarrow as pa
-    import pyarrow.compute as pc
-else:
-    datasets = LazyModule("datasets")
-    pa = LazyModule("pyarrow")
-    pc = LazyModule("pyarrow.compute")
-
-DATASET_PATH = "derek-thomas/ScienceQA"
+__all__ = ["DATASET_PATH", "REQUIRED_COLUMNS", "grade_band", "record_to_sample", "scienceqa"]
 SPLITS = ("train", "validation", "test")
 SUBSETS = ("all", "image", "no_image")
 PROMPT_STYLES = ("default", "lmms_eval")
@@ -93,19 +89,6 @@ PROMPT_TEMPLATES = {
     ),
 }
 
-REQUIRED_COLUMNS = (
-    "image",
-    "question",
-    "choices",
-    "answer",
-    "hint",
-    "grade",
-    "subject",
-    "topic",
-    "category",
-    "skill",
-)
-
 # The paper's breakdowns: subject (NAT/SOC/LAN), context (TXT/IMG/NO), grades.
 # ``context_type`` is exclusive (IMG, else TXT, else NO); the paper's TXT column
 # counts every question with a hint, image or not, which is ``has_hint=True``.
@@ -113,8 +96,6 @@ BREAKDOWNS = ("subject", "context_type", "grade_band")
 
 Subset = Literal["all", "image", "no_image"]
 PromptFormatName = Literal["default", "lmms_eval"]
-
-_GRADE = re.compile(r"grade(\d{1,2})")
 
 
 @task(
@@ -172,43 +153,23 @@ def scienceqa(
     data_files = data_files_for(
         "scienceqa", bundled_sample, dataset_path, data_files, splits=[split]
     )
-    loaded = load_split(
-        benchmark="ScienceQA",
-        hub_path=DATASET_PATH,
-        config=None,
-        split=split,
-        dataset_path=dataset_path,
-        data_files=data_files,
-        required_columns=REQUIRED_COLUMNS,
+    rows = PreparedDataset(
+        RowsSource(
+            split=split,
+            dataset_path=dataset_path,
+            data_files=data_files,
+            image_format=image_format,
+            max_side=max_image_side,
+        )
     )
-    rows, where = _undecoded_images(loaded.rows), loaded.where
-    image_folder = _image_folder(split, dataset_path, data_files)
-    images = ImageFiles(
-        rows,
-        image_folder,
-        image_format=image_format,
-        max_side=max_image_side,
-        record_columns=REQUIRED_COLUMNS,
-    )
-    indices = _subset_indices(rows, subset, where)
-    if indices is not None and len(indices) == 0:
-        raise DataError(f"{where}: no rows in subset {subset!r}.")
-
-    name = f"scienceqa_{split}" + ("" if subset == "all" else f"_{subset}")
     return Task(
         name="benchmarks/scienceqa",
-        dataset=dataset_from_rows(
-            LoadedSplit(rows, where),
-            lambda row, record: record_to_sample(
-                record,
-                f"scienceqa_{split}_{row}",
-                prompt_format=prompt_format,
-                image_file=lambda: images.file(row, record),
-            ),
-            name=name,
-            columns=images.record_columns,
-            size=num_examples,
-            indices=indices,
+        dataset=scienceqa_dataset(
+            rows,
+            split=split,
+            subset=subset,
+            num_examples=num_examples,
+            prompt_format=prompt_format,
         ),
         solver=[generate()],
         scorer=option_letter_scorer("option_letter_strict" if strict_parse else "option_letter"),
@@ -235,31 +196,17 @@ def record_to_sample(
     the dataset holds a path (see ``image_cache.cached_source_image``).
     ``image_file`` gives that file (default: from ``record["image"]``).
     """
-    question = field(record, "question", str)
-    choices = string_list(record, "choices")
-    if len(choices) > 26:
-        raise ValueError(f"field 'choices' has {len(choices)} options; at most 26 can be lettered")
-    letters = option_letters(len(choices))
-    answer = field(record, "answer", int)
-    if not 0 <= answer < len(choices):
-        raise ValueError(
-            f"field 'answer' is {answer}, not an index of the {len(choices)} choices "
-            f"(0 to {len(choices) - 1})"
-        )
-    hint = record.get("hint")
-    hint = "" if hint is None else hint
-    if not isinstance(hint, str):
-        raise TypeError(f"field 'hint' should be str, got {type(hint).__name__} {hint!r:.60}")
-    grade = field(record, "grade", str)
+    fields = checked_fields(record)
+    choices, hint = fields["choices"], fields["hint"]
     metadata = {
-        "subject": field(record, "subject", str),
-        "grade": grade,
-        "grade_band": grade_band(grade),
-        "topic": field(record, "topic", str),
-        "category": field(record, "category", str),
-        "skill": field(record, "skill", str),
+        "subject": fields["subject"],
+        "grade": fields["grade"],
+        "grade_band": grade_band(fields["grade"]),
+        "topic": fields["topic"],
+        "category": fields["category"],
+        "skill": fields["skill"],
     }
-    text = prompt_text(question, choices, hint, prompt_format)
+    text = prompt_text(fields["question"], choices, hint, prompt_format)
     if image_file is None:
         image_file = ImageFiles(None, image_folder, image_format, max_image_side).record_file(
             record
@@ -279,13 +226,50 @@ def record_to_sample(
         id=sample_id,
         input=sample_input,
         choices=choices,
-        target=letters[answer],
+        target=option_letters(len(choices))[fields["answer"]],
         metadata={
             "has_image": image is not None,
             "has_hint": bool(hint),
             "context_type": context_type,
             **metadata,
         },
+    )
+
+
+def scienceqa_dataset(
+    rows: PreparedDataset,
+    *,
+    split: str,
+    subset: Subset,
+    num_examples: int | None,
+    prompt_format: PromptFormatName,
+) -> LazyDataset:
+    """The subset's first ``num_examples`` rows, each built into a sample when first read."""
+    indices = _subset_indices(rows, subset)
+    size = len(rows.prepared.records)
+    announce_cut(num_examples, size if indices is None else len(indices), rows.where)
+    if indices is not None and num_examples is not None:
+        indices = indices[:num_examples]
+
+    def build(row: int) -> Sample:
+        try:
+            return record_to_sample(
+                rows.record(row),
+                f"scienceqa_{split}_{row}",
+                prompt_format=prompt_format,
+                image_file=rows.image_file(row),
+            )
+        except (KeyError, TypeError, ValueError) as ex:
+            if isinstance(ex, DataError):
+                raise
+            raise DataError(f"{rows.where}, row {row}: {ex}") from ex
+
+    return LazyDataset(
+        build,
+        size if num_examples is None else min(num_examples, size),
+        name=f"scienceqa_{split}" + ("" if subset == "all" else f"_{subset}"),
+        location=rows.where,
+        indices=indices,
     )
 
 
@@ -302,15 +286,6 @@ def prompt_text(
     )
 
 
-def grade_band(grade: str) -> str:
-    """``G1-6`` or ``G7-12``, the paper's grade columns, for ``grade1`` ... ``grade12``."""
-    matched = _GRADE.fullmatch(grade)
-    number = int(matched.group(1)) if matched else 0
-    if not 1 <= number <= 12:
-        raise ValueError(f"field 'grade' should be 'grade1' to 'grade12', got {grade!r:.60}")
-    return "G1-6" if number <= 6 else "G7-12"
-
-
 def scienceqa_metrics() -> list[Metric | dict[str, list[Metric]]]:
     """Accuracy, its stderr, parse failures, and the paper's breakdowns of accuracy."""
     return [
@@ -322,49 +297,21 @@ def scienceqa_metrics() -> list[Metric | dict[str, list[Metric]]]:
     ]
 
 
-def _undecoded_images(rows: datasets.Dataset) -> datasets.Dataset:
-    # Rows then hold the encoded bytes: nothing is decoded until a sample is built.
-    feature = rows.features.get("image")
-    if isinstance(feature, datasets.Image) and feature.decode:
-        return rows.cast_column("image", datasets.Image(decode=False))
-    return rows
-
-
-def _subset_indices(rows: datasets.Dataset, subset: str, where: str) -> list[int] | None:
-    """Row numbers of the subset, read from the Arrow column without decoding images."""
+def _subset_indices(rows: PreparedDataset, subset: str) -> list[int] | None:
+    """Row numbers of the subset (None: every row)."""
     if subset == "all":
         return None
-    column = rows.data.table.column("image")
-    if pa.types.is_struct(column.type):
-        has_bytes = pc.is_valid(pc.struct_field(column, "bytes"))
-        path = pc.struct_field(column, "path")
-        has_path = pc.and_(pc.is_valid(path), pc.not_equal(pc.utf8_length(path), 0))
-        has_image = pc.or_(has_bytes, pc.fill_null(has_path, False))
-    elif pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-        has_image = pc.fill_null(pc.not_equal(pc.utf8_length(column), 0), False)
-    elif pa.types.is_null(column.type):
-        has_image = pa.chunked_array([pa.repeat(False, len(column))])
+    prepared = rows.prepared
+    if prepared.image_rows is None:
+        raise DataError(prepared.image_column_error or f"{rows.where}: no image column")
+    if subset == "image":
+        indices = prepared.image_rows
     else:
-        raise DataError(
-            f"{where}: column 'image' should hold images (bytes and path) or paths, "
-            f"got {column.type}"
-        )
-    wanted = has_image if subset == "image" else pc.invert(has_image)
-    return [row for row, keep in enumerate(wanted.to_pylist()) if keep]
-
-
-def _image_folder(
-    split: str, dataset_path: str | None, data_files: DataFiles | None
-) -> Path | None:
-    """Folder that relative image paths of local data files are relative to."""
-    if data_files is not None:
-        if isinstance(data_files, (str, os.PathLike)):
-            return local_path(data_files).parent
-        return local_path(data_files[split]).parent if split in data_files else None
-    if dataset_path is not None and local_path(dataset_path).exists():
-        path = local_path(dataset_path)
-        return path.parent if path.is_file() else path
-    return None
+        with_image = set(prepared.image_rows)
+        indices = [row for row in range(len(prepared.records)) if row not in with_image]
+    if not indices:
+        raise DataError(f"{rows.where}: no rows in subset {subset!r}.")
+    return indices
 
 
 def _check_parameters(

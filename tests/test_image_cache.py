@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
+import json
 import logging
 from pathlib import Path
 
@@ -26,6 +27,8 @@ from benchmarks import image_cache
 from benchmarks.image_cache import ImageCacheError, cached_image_file
 from benchmarks.images import ImageFormat, encoded_image, image_data_uri
 from benchmarks.scienceqa import scienceqa
+from benchmarks.scienceqa_prepare import prepare_rows
+from benchmarks.scienceqa_rows import RowsSource, read_rows
 from tests.loopback_server import LoopbackServer
 
 FIXTURE = Path(__file__).parent / "fixtures" / "scienceqa" / "test_rows.hf.parquet"
@@ -199,10 +202,19 @@ def image_parts(task_dataset: object) -> list[str]:
     ]
 
 
+def prepare_in_process(parquet: Path, rows_file: Path) -> list[str | None]:
+    """What the child process does, run here: the rows file's image files, row by row."""
+    source = RowsSource(
+        split="test", dataset_path=None, data_files=str(parquet), image_format="png", max_side=None
+    )
+    prepare_rows({**source.request, "rows_file": str(rows_file)})
+    return [record.get("image_file") for record in read_rows(rows_file).records]
+
+
 def test_a_cached_row_image_is_not_read_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Building every sample leaves a warm cache's image bytes in the table unread."""
+    """Preparing rows again leaves a warm cache's image bytes in the table unread."""
     monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
     images = fixture_images()
     parquet = write_image_rows(tmp_path / "rows.parquet", [images[0], images[3]])
@@ -212,11 +224,44 @@ def test_a_cached_row_image_is_not_read_again(
         raise AssertionError("an image source was read on a cache hit")
 
     monkeypatch.setattr(image_cache, "image_bytes", no_read)
-    assert image_parts(scienceqa(data_files=str(parquet)).dataset) == first
+    assert prepare_in_process(parquet, tmp_path / "again.jsonl") == first
     assert [materialized(Path(p)) for p in first] == [
         image_data_uri(images[0]),
         image_data_uri(images[3]),
     ]
+
+
+def test_a_current_rows_file_is_read_without_the_child(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
+    images = fixture_images()
+    parquet = write_image_rows(tmp_path / "rows.parquet", [images[0], images[3]])
+    first = image_parts(scienceqa(data_files=str(parquet)).dataset)
+
+    def no_child(self: RowsSource) -> None:
+        raise AssertionError("the child process was started for a current rows file")
+
+    monkeypatch.setattr(RowsSource, "prepare", no_child)
+    assert image_parts(scienceqa(data_files=str(parquet)).dataset) == first
+
+
+def test_a_changed_image_file_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An image named by a path is checked when its sample is built, not only its data file."""
+    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
+    images = fixture_images()
+    record = pq.read_table(FIXTURE).to_pylist()[0] | {"image": "pictures/a.png"}
+    (tmp_path / "pictures").mkdir()
+    (tmp_path / "pictures" / "a.png").write_bytes(images[0])
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    (before,) = image_parts(scienceqa(data_files=str(rows)).dataset)
+    (tmp_path / "pictures" / "a.png").write_bytes(images[4])
+    (after,) = image_parts(scienceqa(data_files=str(rows)).dataset)
+    assert materialized(Path(before)) == image_data_uri(images[0])
+    assert materialized(Path(after)) == image_data_uri(images[4])
 
 
 def test_a_damaged_row_entry_is_rebuilt_from_the_table(
@@ -254,7 +299,7 @@ def test_a_changed_data_file_gets_its_new_images(
 def test_an_empty_cache_is_filled_from_plain_file_reads(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A first build reads no image from the memory-mapped table: its pages stay out of memory."""
+    """A first preparation reads no image from the memory-mapped table: its pages stay out."""
     monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
     images = fixture_images()
     parquet = write_image_rows(tmp_path / "rows.parquet", [images[0], images[3], images[4]])
@@ -263,8 +308,8 @@ def test_an_empty_cache_is_filled_from_plain_file_reads(
         raise AssertionError("an image was read from the memory-mapped table")
 
     monkeypatch.setattr(image_cache, "image_bytes", no_read)
-    paths = image_parts(scienceqa(data_files=str(parquet)).dataset)
-    assert [materialized(Path(p)) for p in paths] == [
+    paths = prepare_in_process(parquet, tmp_path / "rows.jsonl")
+    assert [materialized(Path(p)) for p in paths if p is not None] == [
         image_data_uri(images[0]),
         image_data_uri(images[3]),
         image_data_uri(images[4]),
