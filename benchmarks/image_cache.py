@@ -280,6 +280,25 @@ class ImageFiles:
             # not the stream layout expected: rows are read from the table instead
             logger.debug(f"image cache: could not stream {self.cache_files}: {ex}")
 
+    def source_file(self, row: int, record: dict[str, Any]) -> Path | None:
+        """The image file a row names by path (None: embedded bytes, or no image)."""
+        if self.table_identity is not None and "image" not in record:
+            if self.embedded_lengths[row].as_py() is not None:
+                return None
+            value = self.column[row].as_py()
+        else:
+            value = record.get("image")
+        if isinstance(value, dict):
+            if value.get("bytes") is not None:
+                return None
+            value = value.get("path")
+        if not isinstance(value, str) or value == "":
+            return None
+        path = Path(value)
+        if not path.is_absolute() and self.image_folder is not None:
+            path = self.image_folder / path
+        return path
+
     def record_file(self, record: dict[str, Any]) -> Callable[[], Path | None]:
         def file() -> Path | None:
             data = image_bytes(record.get("image"), self.image_folder)

@@ -303,7 +303,7 @@ def _subset_indices(rows: PreparedDataset, subset: str) -> list[int] | None:
         return None
     prepared = rows.prepared
     if prepared.image_rows is None:
-        raise DataError(prepared.image_column_error or f"{rows.where}: no image column")
+        raise DataError(f"{rows.where}: {prepared.image_column_error or 'no image column'}")
     if subset == "image":
         indices = prepared.image_rows
     else:

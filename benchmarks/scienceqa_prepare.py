@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchmarks.errors import DataError, UserInputError
+from benchmarks.errors import UserInputError
 from benchmarks.image_cache import ImageCacheError, ImageFiles, write_atomically
 from benchmarks.images import ImageDecodeError
 from benchmarks.lazy_dataset import arrow_row_reader
@@ -61,9 +61,9 @@ def prepare_rows(request: dict[str, Any]) -> Path:
         record_columns=REQUIRED_COLUMNS,
     )
     try:
-        image_rows: list[int] | None = rows_with_image(rows, where)
+        image_rows: list[int] | None = rows_with_image(rows)
         image_column_error = None
-    except DataError as ex:
+    except ValueError as ex:
         image_rows, image_column_error = None, str(ex)
     lines = [
         json.dumps(
@@ -80,8 +80,14 @@ def prepare_rows(request: dict[str, Any]) -> Path:
     for row, record in enumerate(_records(rows, columns)):
         lines.append(json.dumps(_prepared_record(row, record, images), ensure_ascii=False))
     rows_file = Path(request["rows_file"])
-    rows_file.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(rows_file, "\n".join(lines).encode("utf-8") + b"\n")
+    try:
+        rows_file.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(rows_file, "\n".join(lines).encode("utf-8") + b"\n")
+    except OSError as ex:
+        raise ImageCacheError(
+            f"cannot write the ScienceQA rows cache {rows_file.parent}: {ex}. "
+            "Set INSPECT_BENCHMARKS_CACHE to a writable folder."
+        ) from ex
     return rows_file
 
 
@@ -100,16 +106,11 @@ def _prepared_record(
         message = ex.args[0] if isinstance(ex, KeyError) and ex.args else ex
         return {"error": str(message)}
     fields["image_file"] = None if image is None else str(image)
-    value = record.get("image")
-    if isinstance(value, dict) and value.get("bytes") is None:
-        value = value.get("path")
-    if isinstance(value, str) and value and image is not None:
-        # a path: its sample checks that the file is still the one read
-        path = Path(value)
-        if not path.is_absolute() and images.image_folder is not None:
-            path = images.image_folder / path
-        stat = path.stat()
-        fields["image_source"] = [str(path.resolve()), stat.st_size, stat.st_mtime_ns]
+    source = None if image is None else images.source_file(row, record)
+    if source is not None:
+        # an image named by path: its sample checks that the file is still the one read
+        stat = source.stat()
+        fields["image_source"] = [str(source.resolve()), stat.st_size, stat.st_mtime_ns]
     return fields
 
 
@@ -140,7 +141,7 @@ def undecoded_images(rows: datasets.Dataset) -> datasets.Dataset:
     return rows
 
 
-def rows_with_image(rows: datasets.Dataset, where: str) -> list[int]:
+def rows_with_image(rows: datasets.Dataset) -> list[int]:
     """Row numbers of the rows with an image, read from the Arrow column without decoding."""
     column = rows.data.table.column("image")
     if pa.types.is_struct(column.type):
@@ -153,9 +154,8 @@ def rows_with_image(rows: datasets.Dataset, where: str) -> list[int]:
     elif pa.types.is_null(column.type):
         has_image = pa.chunked_array([pa.repeat(False, len(column))])
     else:
-        raise DataError(
-            f"{where}: column 'image' should hold images (bytes and path) or paths, "
-            f"got {column.type}"
+        raise ValueError(
+            f"column 'image' should hold images (bytes and path) or paths, got {column.type}"
         )
     return [row for row, keep in enumerate(has_image.to_pylist()) if keep]
 

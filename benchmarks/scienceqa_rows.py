@@ -30,13 +30,13 @@ import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import version
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 from benchmarks import download
 from benchmarks.errors import DataError, DataUnavailableError
-from benchmarks.image_cache import ImageCacheError, entry_problem
+from benchmarks.image_cache import IMAGE_CACHE_VERSION, ImageCacheError, entry_problem
 from benchmarks.images import ImageFormat
 from benchmarks.loading import DataFiles, local_data_file
 from benchmarks.records import field, string_list
@@ -98,6 +98,7 @@ def checked_fields(record: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(hint, str):
         raise TypeError(f"field 'hint' should be str, got {type(hint).__name__} {hint!r:.60}")
     grade = field(record, "grade", str)
+    subject = field(record, "subject", str)
     grade_band(grade)
     return {
         "question": question,
@@ -105,7 +106,8 @@ def checked_fields(record: dict[str, Any]) -> dict[str, Any]:
         "answer": answer,
         "hint": hint,
         "grade": grade,
-        **{name: field(record, name, str) for name in ("subject", "topic", "category", "skill")},
+        "subject": subject,
+        **{name: field(record, name, str) for name in ("topic", "category", "skill")},
     }
 
 
@@ -139,15 +141,17 @@ class RowsSource:
         }
         local = local_data_file("ScienceQA", split, dataset_path, data_files)
         self.rows_file = None if local is None else _rows_file(local, self.request)
+        # as load_split names a local file (the rows file may be another spelling's)
+        self.where = None if local is None else f"{local} ({split} split)"
 
-    def rows(self) -> PreparedRows:
-        """The prepared rows: from the rows file when it is current, else from the child."""
+    def rows(self) -> tuple[PreparedRows, bool]:
+        """The prepared rows, and whether they were read from a rows file of an earlier run."""
         if self.rows_file is not None:
             try:
-                return read_rows(self.rows_file)
-            except (OSError, ValueError, KeyError):
-                pass  # missing, or not written by this version: prepared again below
-        return self.prepare()
+                return read_rows(self.rows_file, self.where), True
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                pass  # missing, damaged, or not written by this version: prepared again below
+        return self.prepare(), False
 
     def prepare(self) -> PreparedRows:
         """Run the child; re-raise its user errors, log its warnings, read its rows."""
@@ -155,43 +159,66 @@ class RowsSource:
             result_file = Path(work) / "result.json"
             request = {**self.request, "rows_file": str(self.rows_file or Path(work) / "rows")}
             request["result_file"] = str(result_file)
-            package_root = str(Path(__file__).resolve().parent.parent)
-            env = {**os.environ}
-            env["PYTHONPATH"] = os.pathsep.join(
-                p for p in (package_root, env.get("PYTHONPATH")) if p
-            )
-            done = subprocess.run(
-                [sys.executable, "-m", "benchmarks.scienceqa_prepare"],
-                input=json.dumps(request),
-                capture_output=True,
-                text=True,
-                env=env,
-                check=False,
-            )
+            returncode, stderr = _run_child(request)
             try:
                 result = json.loads(result_file.read_text(encoding="utf-8"))
             except (OSError, ValueError):
-                tail = "\n".join(done.stderr.strip().splitlines()[-20:])
+                tail = "\n".join(stderr.strip().splitlines()[-20:])
                 raise RuntimeError(
-                    f"Reading the ScienceQA rows failed (exit code {done.returncode}):\n{tail}"
+                    f"Reading the ScienceQA rows failed (exit code {returncode}):\n{tail}"
                 ) from None
             for name, warning in result.get("warnings", []):
                 logging.getLogger(name).warning(warning)
             if "error" in result:
                 raise USER_ERRORS[result["error_type"]](result["error"])
-            return read_rows(Path(request["rows_file"]))
+            return read_rows(Path(request["rows_file"]), self.where)
 
 
-def read_rows(path: Path) -> PreparedRows:
+def _run_child(request: dict[str, Any]) -> tuple[int, str]:
+    """Run the child on ``request``; its standard error is shown as it comes, and returned."""
+    package_root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    # -P: the working directory is not put on sys.path, so a folder named
+    # "benchmarks" (or Inspect having changed into ours) cannot shadow a module.
+    command = [sys.executable, "-P", "-m", "benchmarks.scienceqa_prepare"]
+    try:
+        child = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+    except OSError as ex:
+        raise RuntimeError(
+            f"Reading the ScienceQA rows needs a child process ({' '.join(command)}), "
+            f"which could not be started: {ex}"
+        ) from ex
+    assert child.stdin is not None and child.stderr is not None
+    with child:
+        child.stdin.write(json.dumps(request).encode("utf-8"))
+        child.stdin.close()
+        shown: list[bytes] = []
+        # datasets' download and progress messages, as when it ran in this process
+        while chunk := os.read(child.stderr.fileno(), 65536):
+            shown.append(chunk)
+            sys.stderr.write(chunk.decode("utf-8", errors="replace"))
+            sys.stderr.flush()
+    return child.returncode, b"".join(shown).decode("utf-8", errors="replace")
+
+
+def read_rows(path: Path, where: str | None = None) -> PreparedRows:
+    """The rows of a rows file; ``where`` (default: the writer's) names their source."""
     with path.open(encoding="utf-8") as file:
         header = json.loads(file.readline())
-        if header.get("version") != ROWS_VERSION:
-            raise ValueError(f"{path}: rows of another version")
+        if not isinstance(header, dict) or header.get("version") != ROWS_VERSION:
+            raise ValueError(f"{path}: not a rows file of this version")
         records = [json.loads(line) for line in file]
-    if len(records) != header["rows"]:
+    if len(records) != header["rows"] or not all(isinstance(r, dict) for r in records):
         raise ValueError(f"{path}: {len(records)} rows, the header says {header['rows']}")
     return PreparedRows(
-        where=header["where"],
+        where=where or header["where"],
         records=records,
         image_rows=header["image_rows"],
         image_column_error=header["image_column_error"],
@@ -203,7 +230,7 @@ class PreparedDataset:
 
     def __init__(self, source: RowsSource) -> None:
         self.source = source
-        self.prepared = source.rows()
+        self.prepared, self.from_earlier_run = source.rows()
 
     @property
     def where(self) -> str:
@@ -212,6 +239,10 @@ class PreparedDataset:
     def record(self, row: int) -> dict[str, Any]:
         """Row ``row``'s checked fields; a row the child found bad raises its error."""
         record = self.prepared.records[row]
+        if "error" in record and self.from_earlier_run:
+            # an image file may have been fixed since: the child reads the rows again
+            self.prepared, self.from_earlier_run = self.source.prepare(), False
+            record = self.prepared.records[row]
         if "error" in record:
             raise DataError(f"{self.where}, row {row}: {record['error']}")
         return record
@@ -226,7 +257,7 @@ class PreparedDataset:
             problem = _image_problem(record)
             if problem is not None:
                 logger.info(f"{self.where}, row {row}: {problem}; preparing the rows again.")
-                self.prepared = self.source.prepare()
+                self.prepared, self.from_earlier_run = self.source.prepare(), False
                 record = self.record(row)
                 problem = _image_problem(record)
                 if problem is not None:
@@ -267,10 +298,19 @@ def _rows_file(local: Path, request: dict[str, Any]) -> Path | None:
             request["image_format"],
             request["max_side"],
             version("pillow"),
+            IMAGE_CACHE_VERSION,
+            _package_version(),
         ]
     )
     key = hashlib.sha256(identity.encode()).hexdigest()
     return download.cache_dir("scienceqa_rows") / key[:2] / f"{key}.jsonl"
+
+
+def _package_version() -> str:
+    try:
+        return version("inspect-reference-benchmarks")
+    except PackageNotFoundError:  # run from a source tree
+        return "unknown"
 
 
 def _json_data_files(data_files: DataFiles | None) -> str | dict[str, str] | None:

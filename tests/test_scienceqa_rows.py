@@ -3,13 +3,18 @@ what brings the child back, and the child's errors as the eval process reports t
 
 from __future__ import annotations
 
+import json
+import shutil
 import sys
 from pathlib import Path
 
+import datasets
+import pyarrow.parquet as pq
 import pytest
 from inspect_ai.dataset import Dataset
 
-from benchmarks.errors import DataUnavailableError
+from benchmarks.errors import DataError, DataUnavailableError
+from benchmarks.image_cache import ImageCacheError
 from benchmarks.loading import OFFLINE_HELP
 from benchmarks.scienceqa import scienceqa
 from benchmarks.scienceqa_rows import RowsSource
@@ -33,6 +38,13 @@ def sent(dataset: Dataset) -> list[str]:
         sample.input
         if isinstance(sample.input, str)
         else " | ".join(str(part.model_dump()) for part in sample.input[0].content)  # type: ignore[union-attr]
+        for sample in dataset
+    ]
+
+
+def image_files(dataset: Dataset) -> list[Path]:
+    return [
+        Path(sample.input[0].content[0].image)  # type: ignore[union-attr,index]
         for sample in dataset
     ]
 
@@ -76,7 +88,7 @@ def test_the_childs_user_error_is_raised_unchanged(
 
 
 def test_a_child_that_dies_is_reported_with_its_last_words(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
     dying = tmp_path / "python"
@@ -88,3 +100,85 @@ def test_a_child_that_dies_is_reported_with_its_last_words(
     assert str(raised.value) == (
         "Reading the ScienceQA rows failed (exit code 3):\nfirst words\nlast words"
     )
+    assert capsys.readouterr().err == "first words\nlast words\n"  # shown as they came
+
+
+def test_a_changed_image_file_named_in_parquet_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A parquet Image column may name files instead of embedding bytes: those are checked too."""
+    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
+    records = pq.read_table(FIXTURE).to_pylist()
+    first, other = records[0]["image"]["bytes"], records[4]["image"]["bytes"]
+    (tmp_path / "pictures").mkdir()
+    picture = tmp_path / "pictures" / "a.png"
+    picture.write_bytes(first)
+    row = records[0] | {"image": {"bytes": None, "path": str(picture)}}
+    features = datasets.load_dataset("parquet", data_files=str(FIXTURE), split="train").features
+    parquet = tmp_path / "rows.parquet"
+    datasets.Dataset.from_list([row], features=features).to_parquet(str(parquet))
+    (before,) = image_files(scienceqa(data_files=str(parquet)).dataset)
+    picture.write_bytes(other)
+    (after,) = image_files(scienceqa(data_files=str(parquet)).dataset)
+    assert before.read_bytes() == first
+    assert after.read_bytes() == other
+
+
+def test_a_row_error_is_not_kept_once_the_image_is_fixed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
+    record = pq.read_table(FIXTURE).to_pylist()[0] | {"image": "pictures/a.png"}
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"row 0: field 'image': cannot read image file"):
+        scienceqa(data_files=str(rows)).dataset[0]
+    (tmp_path / "pictures").mkdir()
+    (tmp_path / "pictures" / "a.png").write_bytes(
+        pq.read_table(FIXTURE)["image"][0]["bytes"].as_py()
+    )
+    assert scienceqa(data_files=str(rows)).dataset[0].target == "A"
+
+
+def test_the_location_is_named_as_this_run_names_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
+    shutil.copy(FIXTURE, tmp_path / "rows.parquet")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PWD", str(tmp_path))
+    assert scienceqa(data_files="rows.parquet").dataset.location == "rows.parquet (test split)"
+
+    def no_child(self: RowsSource) -> None:
+        raise AssertionError("the rows file of the same file was not reused")
+
+    monkeypatch.setattr(RowsSource, "prepare", no_child)
+    absolute = tmp_path / "rows.parquet"
+    assert scienceqa(data_files=str(absolute)).dataset.location == f"{absolute} (test split)"
+
+
+def test_a_folder_named_benchmarks_in_the_working_directory_is_not_imported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "benchmarks" / "__init__.py").write_text("raise ImportError('the wrong one')\n")
+    monkeypatch.chdir(tmp_path)
+    assert len(scienceqa(bundled_sample=True).dataset) == 20
+
+
+def test_an_unwritable_cache_is_a_clean_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a_file").write_text("not a folder")
+    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "a_file" / "cache"))
+    record = pq.read_table(FIXTURE).to_pylist()[1] | {"image": None}
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    with pytest.raises(ImageCacheError) as raised:
+        scienceqa(data_files=str(rows))
+    message = str(raised.value)
+    assert message.startswith(
+        f"cannot write the ScienceQA rows cache {tmp_path / 'a_file' / 'cache' / 'scienceqa_rows'}"
+    )
+    assert message.endswith(". Set INSPECT_BENCHMARKS_CACHE to a writable folder.")
