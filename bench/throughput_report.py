@@ -201,8 +201,9 @@ def memory_table(memory: dict[str, Any]) -> list[str]:
     lines = [
         f"### ScienceQA peak memory ({fmt(memory['rows'])} test questions, 2,017 with an image)",
         "",
-        "Peak RSS of the `inspect eval` process (`ru_maxrss` from `wait4`, which covers "
-        "the child processes it waited for), default logging; ours with the image cache "
+        "Peak RSS of the `inspect eval` process (`ru_maxrss` from `wait4`: the larger of "
+        "its own peak and that of the child processes it waited for, not their sum), "
+        "default logging; ours with the image cache "
         "and the rows file warm (as from the second run on), and once with both empty "
         "(the child process that reads the split runs).",
         "",

@@ -137,7 +137,7 @@ def test_a_row_error_is_not_kept_once_the_image_is_fixed(
     (tmp_path / "pictures" / "a.png").write_bytes(
         pq.read_table(FIXTURE)["image"][0]["bytes"].as_py()
     )
-    assert scienceqa(data_files=str(rows)).dataset[0].target == "A"
+    assert scienceqa(data_files=str(rows)).dataset[0].target == "B"
 
 
 def test_the_location_is_named_as_this_run_names_the_file(
