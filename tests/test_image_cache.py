@@ -211,14 +211,21 @@ def prepare_in_process(parquet: Path, rows_file: Path) -> list[str | None]:
     return [record.get("image_file") for record in read_rows(rows_file).records]
 
 
+def two_image_rows_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[dict[int, bytes], Path, list[str]]:
+    """A fresh cache, two fixture images as parquet rows, built once: images, file, image parts."""
+    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
+    images = fixture_images()
+    parquet = write_image_rows(tmp_path / "rows.parquet", [images[0], images[3]])
+    return images, parquet, image_parts(scienceqa(data_files=str(parquet)).dataset)
+
+
 def test_a_cached_row_image_is_not_read_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Preparing rows again leaves a warm cache's image bytes in the table unread."""
-    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
-    images = fixture_images()
-    parquet = write_image_rows(tmp_path / "rows.parquet", [images[0], images[3]])
-    first = image_parts(scienceqa(data_files=str(parquet)).dataset)
+    images, parquet, first = two_image_rows_built(tmp_path, monkeypatch)
 
     def no_read(*_: object) -> bytes:
         raise AssertionError("an image source was read on a cache hit")
@@ -234,10 +241,7 @@ def test_a_cached_row_image_is_not_read_again(
 def test_a_current_rows_file_is_read_without_the_child(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
-    images = fixture_images()
-    parquet = write_image_rows(tmp_path / "rows.parquet", [images[0], images[3]])
-    first = image_parts(scienceqa(data_files=str(parquet)).dataset)
+    images, parquet, first = two_image_rows_built(tmp_path, monkeypatch)
 
     def no_child(self: RowsSource) -> None:
         raise AssertionError("the child process was started for a current rows file")
