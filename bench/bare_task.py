@@ -8,24 +8,31 @@ image, then ``generate()`` and ``match()``; with ``judge_template``, Inspect's
 judge receives what our SimpleQA judge receives. An image is referenced by
 its file path, as Inspect's own multimodal evals do: Inspect reads it into a
 data URI when the sample starts.
+
+``-T sample_metadata=true`` also gives each sample the benchmark's own
+metadata and choices, and ``group_by`` (a list of ``[metadata key, name
+template]`` pairs, from the benchmark's grouped metrics) adds Inspect's
+``grouped(accuracy(), key)`` for each: what Inspect itself costs a sample
+for the breakdowns a benchmark reports, without any of our code.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
-from inspect_ai.scorer import match, model_graded_fact
+from inspect_ai.scorer import Metric, accuracy, grouped, match, model_graded_fact, stderr
 from inspect_ai.solver import generate
 
 # Our judge replies with the letter alone: A (correct), B, C.
 JUDGE_GRADE_PATTERN = r"^\s*([ABC])"
 
 
-def sample_from_line(line: str) -> Sample:
+def sample_from_line(line: str, sample_metadata: bool = False) -> Sample:
     record = json.loads(line)
     image = record.get("image")
     text = record["text"]
@@ -34,11 +41,36 @@ def sample_from_line(line: str) -> Sample:
         if image is None
         else [ChatMessageUser(content=[ContentImage(image=image), ContentText(text=text)])]
     )
-    return Sample(id=record["id"], input=sample_input, target=record["target"])
+    if not sample_metadata:
+        return Sample(id=record["id"], input=sample_input, target=record["target"])
+    return Sample(
+        id=record["id"],
+        input=sample_input,
+        target=record["target"],
+        choices=record.get("choices"),
+        metadata=record.get("metadata"),
+    )
+
+
+def breakdown_metrics(group_by: list[Any]) -> list[Metric | dict[str, list[Metric]]]:
+    """Accuracy, its stderr and Inspect's grouped accuracy over each ``[key, template]``."""
+    return [
+        accuracy(),
+        stderr(),
+        *(
+            grouped(accuracy(), key, all=False, name_template=template)
+            for key, template in group_by
+        ),
+    ]
 
 
 @task
-def bare(inputs: str, judge_template: str | None = None) -> Task:
+def bare(
+    inputs: str,
+    judge_template: str | None = None,
+    sample_metadata: bool = False,
+    group_by: list[Any] | None = None,
+) -> Task:
     lines = Path(inputs).read_text(encoding="utf-8").splitlines()
     scorer = (
         model_graded_fact(
@@ -50,7 +82,8 @@ def bare(inputs: str, judge_template: str | None = None) -> Task:
         else match()
     )
     return Task(
-        dataset=MemoryDataset([sample_from_line(line) for line in lines if line]),
+        dataset=MemoryDataset([sample_from_line(line, sample_metadata) for line in lines if line]),
         solver=generate(),
         scorer=scorer,
+        metrics=breakdown_metrics(group_by) if group_by else None,
     )

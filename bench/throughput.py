@@ -3,8 +3,9 @@
 Starts the instant loopback server (``bench.loopback``, its own process,
 127.0.0.1 only), measures its own ceiling with a fast client, then for each
 benchmark runs ``inspect eval`` on our task and on a bare Inspect task over
-the same prompts, targets and images (``bench.bare_task``), with default
-logging and with ``--no-log-realtime``, in alternating order; lm-evaluation-
+the same prompts, targets and images (``bench.bare_task``), and on that bare
+task also given our samples' metadata, choices and breakdowns (``bare_meta``),
+with default logging and with ``--no-log-realtime``, in rotating order; lm-evaluation-
 harness on TriviaQA beside them when ``$LM_EVAL_PYTHON`` names its python.
 ScienceQA's peak memory: a full run and a ``--limit 10`` run, ours and bare.
 The Inspect options sweep (``--parts options``) times TriviaQA under each
@@ -15,10 +16,13 @@ logging and concurrency option. Writes ``bench/out/throughput.md`` and
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -45,6 +49,7 @@ BENCHMARKS = ("triviaqa", "simpleqa", "winogrande", "scienceqa", "scienceqa_imag
 # Task files, not registry names: an editable install of the distribution
 # (inspect-reference-benchmarks) hides the "benchmarks/" names from Inspect.
 TASK_NAMES = {key: f"{SPECS[key].module.replace('.', '/')}.py" for key in BENCHMARKS}
+VARIANTS = ["ours", "bare", "bare_meta"]
 LOGGING_MODES: dict[str, list[str]] = {"default": [], "fast": ["--no-log-realtime"]}
 OPTION_SWEEP: dict[str, list[str]] = {
     "default": [],
@@ -112,14 +117,21 @@ def write_inputs(key: str, samples: int, work: Path, data_dir: Path) -> dict[str
 def ours_and_bare(
     key: str, inputs: dict[str, Any], data_dir: Path, env: dict[str, str], options: list[str]
 ) -> dict[str, Any]:
-    """(our task, bare task) specs for ``inspect eval``."""
+    """(task, task config, options) for ``inspect eval`` of each variant.
+
+    ``ours``: our task; ``bare``: the bare task on the same prompts, targets
+    and images; ``bare_meta``: the bare task also given our samples' metadata
+    and choices and Inspect's grouped accuracy over our breakdown keys.
+    """
     spec = SPECS[key]
     bare_config = {"inputs": inputs["inputs"]}
     if "judge_template" in inputs:
         bare_config["judge_template"] = inputs["judge_template"]
+    meta_config = {**bare_config, "sample_metadata": True, "group_by": inputs["group_by"]}
     return {
         "ours": (TASK_NAMES[key], spec.task_args(data_dir), options),
         "bare": ("bench/bare_task.py", bare_config, options),
+        "bare_meta": ("bench/bare_task.py", meta_config, options),
     }
 
 
@@ -148,42 +160,97 @@ def per_sample_cpu_ms(full: dict[str, Any], fixed: dict[str, Any], samples: int)
 
 
 def throughput_part(args: argparse.Namespace, env: dict[str, str], work: Path) -> dict[str, Any]:
-    """Ours and bare, each logging mode, ``args.repeat`` times in alternating order.
+    """Ours, bare and bare_meta, each logging mode, ``args.repeat`` rounds.
 
-    Each full run has a ``--limit 1`` twin run just before it: that run's CPU
-    is the process's fixed cost (imports, task construction, Inspect building
-    every sample before it applies ``--limit``, log set-up), so the difference
-    over the remaining samples is the per-sample cost, paired run by run.
+    Each full run has a ``--limit 1`` twin: that run's CPU is the process's
+    fixed cost (imports, task construction, Inspect building every sample
+    before it applies ``--limit``, log set-up), so the difference over the
+    remaining samples is the per-sample cost, paired round by round. With
+    ``--pairing concurrent`` (the default) the variants of a round run at the
+    same time on the harness CPU, so a change in the machine's speed hits them
+    alike; their wall times then mean nothing, so samples/s comes from one
+    more full run of ours and of bare alone. With ``sequential`` they run one
+    after another (twin, then full run) in rotating order.
     """
     results: dict[str, Any] = {}
+    concurrent = args.pairing == "concurrent"
     for key in args.only:
         inputs = args.inputs[key]
         runs: dict[str, list[dict[str, Any]]] = {}
         fixed: dict[str, list[dict[str, Any]]] = {}
+        solo: dict[str, list[dict[str, Any]]] = {}
+
+        run = functools.partial(one_run, args, env, key, inputs)
+
         for repeat in range(args.repeat):
-            for mode, options in LOGGING_MODES.items():
-                variants = ["ours", "bare"] if repeat % 2 == 0 else ["bare", "ours"]
-                for variant in variants:  # alternate the order: drift hits both alike
-                    for limit, into in ((1, fixed), (args.samples, runs)):
-                        base = ["--limit", str(limit), "--max-connections", str(args.connections)]
-                        task, config, opts = ours_and_bare(
-                            key, inputs, args.data, env, base + options
-                        )[variant]
-                        result = inspect_eval(task, config, key, SPECS[key], opts, env)
-                        into.setdefault(f"{variant}_{mode}", []).append(result)
-                        print(
-                            f"  {key} {variant} {mode} --limit {limit}: {describe(result, limit)}",
-                            flush=True,
-                        )
-        results[key] = {name: summarize(r, args.samples) for name, r in runs.items()}
+            for mode in LOGGING_MODES:
+                shift = repeat % len(VARIANTS)
+                variants = VARIANTS[shift:] + VARIANTS[:shift]
+                for variant, (twin, full) in run_round(
+                    run, variants, mode, args.samples, concurrent
+                ).items():
+                    fixed.setdefault(f"{variant}_{mode}", []).append(twin)
+                    runs.setdefault(f"{variant}_{mode}", []).append(full)
+        if concurrent:
+            for mode in LOGGING_MODES:
+                for variant in ("ours", "bare"):
+                    solo[f"{variant}_{mode}"] = [run(variant, mode, args.samples)]
+        results[key] = {
+            name: summarize(solo.get(name, r), args.samples) for name, r in runs.items()
+        }
         for name, fixed_runs in fixed.items():
+            if concurrent:
+                results[key][name]["paired_runs"] = runs[name]
             results[key][name]["fixed_cpu_s"] = [r.get("cpu_s") for r in fixed_runs]
             results[key][name]["per_sample_cpu_ms"] = [
                 per_sample_cpu_ms(full, start, args.samples)
                 for full, start in zip(runs[name], fixed_runs, strict=True)
             ]
         results[key]["samples"] = args.samples
+        results[key]["pairing"] = args.pairing
     return results
+
+
+def one_run(
+    args: argparse.Namespace,
+    env: dict[str, str],
+    key: str,
+    inputs: dict[str, Any],
+    variant: str,
+    mode: str,
+    limit: int,
+) -> dict[str, Any]:
+    """One ``inspect eval`` of a variant in a logging mode, ``--limit limit``."""
+    base = ["--limit", str(limit), "--max-connections", str(args.connections)]
+    task, config, options = ours_and_bare(key, inputs, args.data, env, base + LOGGING_MODES[mode])[
+        variant
+    ]
+    result = inspect_eval(task, config, key, SPECS[key], options, env)
+    print(f"  {key} {variant} {mode} --limit {limit}: {describe(result, limit)}", flush=True)
+    return result
+
+
+def run_round(
+    run: Callable[[str, str, int], dict[str, Any]],
+    variants: list[str],
+    mode: str,
+    samples: int,
+    concurrent: bool,
+) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """Each variant's ``--limit 1`` twin and full run: all twins at once, then all
+    full runs at once (``concurrent``), or each twin and its full run in turn."""
+    if not concurrent:
+        return {
+            variant: (run(variant, mode, 1), run(variant, mode, samples)) for variant in variants
+        }
+    with ThreadPoolExecutor(len(variants)) as pool:
+        twins = [pool.submit(run, variant, mode, 1) for variant in variants]
+        twin_runs = [twin.result() for twin in twins]
+        fulls = [pool.submit(run, variant, mode, samples) for variant in variants]
+        return {
+            variant: (twin, full.result())
+            for variant, twin, full in zip(variants, twin_runs, fulls, strict=True)
+        }
 
 
 def lm_eval_part(args: argparse.Namespace, env: dict[str, str], port: int) -> dict[str, Any]:
@@ -266,6 +333,13 @@ def main() -> None:
         action=argparse.BooleanOptionalAction,
         default=True,
         help="the server on the first CPU, every harness on the others (default: on)",
+    )
+    parser.add_argument(
+        "--pairing",
+        choices=("concurrent", "sequential"),
+        default="concurrent",
+        help="run the variants of a round at the same time on the harness CPU (default), "
+        "or one after another",
     )
     parser.add_argument("--data", type=Path, default=DATA_DIR)
     parser.add_argument(

@@ -4,8 +4,10 @@
 builds the benchmark's first ``samples`` samples (through its task, from the
 bench data) and writes ``DIR/inputs.jsonl`` (``id``, ``text``, ``target``,
 ``image``: a PNG/JPEG file under ``DIR/images`` holding exactly the bytes the
-model receives, or null), and for a judged benchmark ``DIR/judge_template.txt``:
-our judge prompt in the placeholders of Inspect's ``model_graded_fact()``.
+model receives, or null; ``choices`` and ``metadata``: the sample's own), and
+for a judged benchmark ``DIR/judge_template.txt``: our judge prompt in the
+placeholders of Inspect's ``model_graded_fact()``. The result names the
+metadata keys of the task's grouped metrics (``group_by``).
 Run in a child process so the benchmark's memory is not the bench's.
 """
 
@@ -50,6 +52,19 @@ def judge_template() -> str:
     )
 
 
+def grouped_keys(metrics: Any) -> list[list[str]]:
+    """``[metadata key, name template]`` of each of Inspect's ``grouped`` metrics in a list."""
+    from inspect_ai._util.registry import registry_info, registry_params
+
+    keys = []
+    for metric in metrics if isinstance(metrics, list) else []:
+        if isinstance(metric, dict) or registry_info(metric).name != "inspect_ai/grouped":
+            continue
+        params = registry_params(metric)
+        keys.append([params["group_key"], params.get("name_template", "{group_name}")])
+    return keys
+
+
 def write_inputs(key: str, samples: int, out: Path, data_dir: Path) -> dict[str, Any]:
     spec = SPECS[key]
     task = make_task(spec, data_dir)
@@ -71,10 +86,16 @@ def write_inputs(key: str, samples: int, out: Path, data_dir: Path) -> dict[str,
                 "text": input_text(sample.input),
                 "target": sample.target,
                 "image": None if image_path is None else str(image_path),
+                "choices": sample.choices,
+                "metadata": sample.metadata,
             }
             file.write(json.dumps(record) + "\n")
             written += 1
-    result: dict[str, Any] = {"samples": written, "inputs": str(out / "inputs.jsonl")}
+    result: dict[str, Any] = {
+        "samples": written,
+        "inputs": str(out / "inputs.jsonl"),
+        "group_by": grouped_keys(task.metrics),
+    }
     if spec.grader_reply is not None:
         template = out / "judge_template.txt"
         template.write_text(judge_template(), encoding="utf-8")

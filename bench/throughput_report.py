@@ -95,7 +95,9 @@ def throughput_table(throughput: dict[str, Any], lm_eval: dict[str, Any] | None)
         "calls a sample). Default logging, and fast: `--no-log-realtime`. Ratio: "
         "our time per sample over bare's, of wall time and of the process's CPU "
         "time (user + system, which the other load on a shared machine disturbs "
-        f"less); target at most {TARGET_RATIO:.2f}, judged on CPU.",
+        f"less); target at most {TARGET_RATIO:.2f}, judged on CPU. With `--pairing "
+        "concurrent` (the default) these are one run of each alone on the harness CPU; "
+        "the per-sample ratios below come from runs made side by side.",
         "",
         "| benchmark | logging | ours samples/s | bare samples/s | ratio wall "
         "| ours CPU ms/sample | bare CPU ms/sample | ratio CPU | within 5 % "
@@ -156,16 +158,24 @@ def per_sample_table(throughput: dict[str, Any]) -> list[str]:
     lines = [
         "### Per sample, start-up apart",
         "",
-        "Each full run has a `--limit 1` twin run just before it; the twin's CPU is the "
+        "Each full run has a `--limit 1` twin run beside it; the twin's CPU is the "
         "process's fixed cost (imports, task construction, Inspect building every sample "
         "before it applies `--limit`, log set-up), and the rest of the full run's CPU, "
-        "over its other samples, is the per-sample cost. Ours and bare are paired "
-        "repeat by repeat (run next to each other); the ratio is the median of the "
-        "paired ratios, with their range.",
+        "over its other samples, is the per-sample cost. The variants are paired "
+        "round by round: with `--pairing concurrent` (the default) the three runs of "
+        "a round go at the same time on the harness CPU, so that a change in the "
+        "machine's speed hits them alike; with `sequential`, one after another. A "
+        "ratio is the median of the paired ratios, with their range. Bare + metadata: "
+        "the bare task also given our samples' metadata and choices and Inspect's "
+        "`grouped(accuracy())` over our breakdown keys, so ours over it is what our "
+        "own code costs, and it over "
+        "bare is what Inspect charges for carrying the metadata and breakdowns.",
         "",
         "| benchmark | logging | ours fixed CPU s | bare fixed CPU s "
-        "| ours per-sample CPU ms | bare per-sample CPU ms | ratio (range) | within 5 % |",
-        "|---|---|---|---|---|---|---|---|",
+        "| ours per-sample CPU ms | bare per-sample CPU ms "
+        "| bare + metadata per-sample CPU ms | ours / bare (range) | within 5 % "
+        "| ours / bare + metadata (range) | within 5 % | bare + metadata / bare |",
+        "|" + "---|" * 12,
     ]
     for key, entry in throughput.items():
         if not isinstance(entry, dict):
@@ -173,11 +183,12 @@ def per_sample_table(throughput: dict[str, Any]) -> list[str]:
         for mode in ("default", "fast"):
             ours = entry.get(f"ours_{mode}", {})
             bare = entry.get(f"bare_{mode}", {})
+            meta = entry.get(f"bare_meta_{mode}", {})
             if "per_sample_cpu_ms" not in ours or "per_sample_cpu_ms" not in bare:
                 continue
-            ratios = paired_ratios(ours["per_sample_cpu_ms"], bare["per_sample_cpu_ms"])
-            value = statistics.median(ratios) if ratios else None
-            spread = f" ({fmt(min(ratios))}-{fmt(max(ratios))})" if len(ratios) > 1 else ""
+            over_bare, over_bare_range = median_ratio(ours, bare)
+            over_meta, over_meta_range = median_ratio(ours, meta)
+            meta_over_bare, meta_range = median_ratio(meta, bare)
             cells = [
                 key,
                 mode,
@@ -185,11 +196,24 @@ def per_sample_table(throughput: dict[str, Any]) -> list[str]:
                 fmt(median_of(bare["fixed_cpu_s"])),
                 fmt(median_of(ours["per_sample_cpu_ms"]), 1),
                 fmt(median_of(bare["per_sample_cpu_ms"]), 1),
-                fmt(value) + spread,
-                verdict(value),
+                fmt(median_of(meta.get("per_sample_cpu_ms", [])), 1),
+                fmt(over_bare) + over_bare_range,
+                verdict(over_bare),
+                fmt(over_meta) + over_meta_range,
+                verdict(over_meta),
+                fmt(meta_over_bare) + meta_range,
             ]
             lines.append("| " + " | ".join(cells) + " |")
     return [*lines, ""]
+
+
+def median_ratio(slower: dict[str, Any], faster: dict[str, Any]) -> tuple[float | None, str]:
+    """The median paired per-sample ratio of two variants, and its range as text."""
+    ratios = paired_ratios(slower.get("per_sample_cpu_ms", []), faster.get("per_sample_cpu_ms", []))
+    if not ratios:
+        return None, ""
+    spread = f" ({fmt(min(ratios))}-{fmt(max(ratios))})" if len(ratios) > 1 else ""
+    return statistics.median(ratios), spread
 
 
 def median_of(values: list[float | None]) -> float | None:

@@ -1,0 +1,89 @@
+"""The throughput bench's bare task, plain and with our metadata and breakdowns."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from inspect_ai import eval as inspect_eval
+
+from bench.bare_task import bare
+from bench.throughput_inputs import grouped_keys
+from benchmarks.scienceqa import scienceqa_metrics
+from tests.scripted import replies_by_prompt
+
+RECORDS = [
+    {
+        "id": "q1",
+        "text": "Which is blue?",
+        "target": "A",
+        "image": None,
+        "choices": ["sky", "grass"],
+        "metadata": {"subject": "natural science", "has_hint": True},
+    },
+    {
+        "id": "q2",
+        "text": "Which is a verb?",
+        "target": "B",
+        "image": None,
+        "choices": ["cat", "run", "red"],
+        "metadata": {"subject": "language science", "has_hint": False},
+    },
+    {
+        "id": "q3",
+        "text": "Which is green?",
+        "target": "B",
+        "image": None,
+        "choices": ["sky", "grass"],
+        "metadata": {"subject": "natural science", "has_hint": False},
+    },
+]
+GROUP_BY = [["subject", "{group_name}"], ["has_hint", "has_hint_{group_name}"]]
+
+
+def write_inputs(tmp_path: Path) -> str:
+    path = tmp_path / "inputs.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in RECORDS), encoding="utf-8")
+    return str(path)
+
+
+def test_the_plain_bare_task_carries_no_metadata_or_choices(tmp_path: Path) -> None:
+    task = bare(inputs=write_inputs(tmp_path))
+    sample = task.dataset[0]
+    assert (sample.id, sample.input, sample.target) == ("q1", "Which is blue?", "A")
+    assert not sample.metadata
+    assert sample.choices is None
+
+
+def test_with_sample_metadata_each_sample_has_our_metadata_and_choices(tmp_path: Path) -> None:
+    task = bare(inputs=write_inputs(tmp_path), sample_metadata=True, group_by=GROUP_BY)
+    assert [sample.metadata for sample in task.dataset] == [r["metadata"] for r in RECORDS]
+    assert [sample.choices for sample in task.dataset] == [r["choices"] for r in RECORDS]
+
+
+def test_group_by_adds_inspects_grouped_accuracy_for_each_key(tmp_path: Path) -> None:
+    task = bare(inputs=write_inputs(tmp_path), sample_metadata=True, group_by=GROUP_BY)
+    # q1 right (A), q2 wrong (replies A, target B), q3 right (B)
+    model = replies_by_prompt(lambda text: "B" if "green" in text else "A")
+    [log] = inspect_eval(task, model=model, display="none", log_dir=str(tmp_path / "logs"))
+    assert log.results is not None
+    metrics = {name: m.value for name, m in log.results.scores[0].metrics.items()}
+    assert metrics == {
+        "accuracy": 2 / 3,
+        "stderr": metrics["stderr"],
+        "natural science": 1.0,
+        "language science": 0.0,
+        "has_hint_True": 1.0,
+        "has_hint_False": 0.5,
+    }
+
+
+def test_the_group_keys_are_read_off_the_benchmarks_grouped_metrics() -> None:
+    assert grouped_keys(scienceqa_metrics()) == [
+        ["subject", "{group_name}"],
+        ["context_type", "{group_name}"],
+        ["grade_band", "{group_name}"],
+        ["has_hint", "has_hint_{group_name}"],
+    ]
+    assert grouped_keys({"exact_match": []}) == []
+    assert grouped_keys(None) == []
