@@ -12,31 +12,25 @@ from bench.throughput_inputs import grouped_keys
 from benchmarks.scienceqa import scienceqa_metrics
 from tests.scripted import replies_by_prompt
 
+
+def record(
+    sample_id: str, text: str, target: str, choices: list[str], subject: str, has_hint: bool
+) -> dict[str, object]:
+    """One line of ``inputs.jsonl`` as ``bench.throughput_inputs`` writes it (no image)."""
+    return {
+        "id": sample_id,
+        "text": text,
+        "target": target,
+        "image": None,
+        "choices": choices,
+        "metadata": {"subject": subject, "has_hint": has_hint},
+    }
+
+
 RECORDS = [
-    {
-        "id": "q1",
-        "text": "Which is blue?",
-        "target": "A",
-        "image": None,
-        "choices": ["sky", "grass"],
-        "metadata": {"subject": "natural science", "has_hint": True},
-    },
-    {
-        "id": "q2",
-        "text": "Which is a verb?",
-        "target": "B",
-        "image": None,
-        "choices": ["cat", "run", "red"],
-        "metadata": {"subject": "language science", "has_hint": False},
-    },
-    {
-        "id": "q3",
-        "text": "Which is green?",
-        "target": "B",
-        "image": None,
-        "choices": ["sky", "grass"],
-        "metadata": {"subject": "natural science", "has_hint": False},
-    },
+    record("q1", "Which is blue?", "A", ["sky", "grass"], "natural science", True),
+    record("q2", "Which is a verb?", "B", ["cat", "run", "red"], "language science", False),
+    record("q3", "Which is green?", "B", ["sky", "grass"], "natural science", False),
 ]
 GROUP_BY = [["subject", "{group_name}"], ["has_hint", "has_hint_{group_name}"]]
 
