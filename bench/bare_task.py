@@ -41,15 +41,12 @@ def sample_from_line(line: str, sample_metadata: bool = False) -> Sample:
         if image is None
         else [ChatMessageUser(content=[ContentImage(image=image), ContentText(text=text)])]
     )
-    if not sample_metadata:
-        return Sample(id=record["id"], input=sample_input, target=record["target"])
-    return Sample(
-        id=record["id"],
-        input=sample_input,
-        target=record["target"],
-        choices=record.get("choices"),
-        metadata=record.get("metadata"),
+    own: dict[str, Any] = (
+        {"choices": record.get("choices"), "metadata": record.get("metadata")}
+        if sample_metadata
+        else {}
     )
+    return Sample(id=record["id"], input=sample_input, target=record["target"], **own)
 
 
 def breakdown_metrics(group_by: list[Any]) -> list[Metric | dict[str, list[Metric]]]:

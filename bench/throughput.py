@@ -114,7 +114,7 @@ def write_inputs(key: str, samples: int, work: Path, data_dir: Path) -> dict[str
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-def ours_and_bare(
+def variant_commands(
     key: str, inputs: dict[str, Any], data_dir: Path, env: dict[str, str], options: list[str]
 ) -> dict[str, Any]:
     """(task, task config, options) for ``inspect eval`` of each variant.
@@ -222,9 +222,9 @@ def one_run(
 ) -> dict[str, Any]:
     """One ``inspect eval`` of a variant in a logging mode, ``--limit limit``."""
     base = ["--limit", str(limit), "--max-connections", str(args.connections)]
-    task, config, options = ours_and_bare(key, inputs, args.data, env, base + LOGGING_MODES[mode])[
-        variant
-    ]
+    task, config, options = variant_commands(
+        key, inputs, args.data, env, base + LOGGING_MODES[mode]
+    )[variant]
     result = inspect_eval(task, config, key, SPECS[key], options, env)
     print(f"  {key} {variant} {mode} --limit {limit}: {describe(result, limit)}", flush=True)
     return result
@@ -280,7 +280,7 @@ def memory_part(args: argparse.Namespace, env: dict[str, str], work: Path) -> di
     results: dict[str, Any] = {"rows": full["samples"]}
     connections = ["--max-connections", str(args.connections)]
     for label, limit in (("full", []), ("limit10", ["--limit", "10"])):
-        for variant, (task, config, opts) in ours_and_bare(
+        for variant, (task, config, opts) in variant_commands(
             "scienceqa", full, args.data, env, limit + connections
         ).items():
             result = inspect_eval(task, config, "scienceqa", SPECS["scienceqa"], opts, env)
@@ -288,7 +288,7 @@ def memory_part(args: argparse.Namespace, env: dict[str, str], work: Path) -> di
             results[f"{variant}_{label}"] = result
         # A first run, with empty caches: the child reads the split and fills the image cache.
         with tempfile.TemporaryDirectory(prefix="bench-image-cache-") as empty:
-            task, config, opts = ours_and_bare(
+            task, config, opts = variant_commands(
                 "scienceqa", full, args.data, env, limit + connections
             )["ours"]
             cold_env = {**env, "INSPECT_BENCHMARKS_CACHE": empty}

@@ -168,8 +168,8 @@ def per_sample_table(throughput: dict[str, Any]) -> list[str]:
         "ratio is the median of the paired ratios, with their range. Bare + metadata: "
         "the bare task also given our samples' metadata and choices and Inspect's "
         "`grouped(accuracy())` over our breakdown keys, so ours over it is what our "
-        "own code costs, and it over "
-        "bare is what Inspect charges for carrying the metadata and breakdowns.",
+        "own code costs, and it over bare is what Inspect charges for carrying the "
+        "metadata and breakdowns.",
         "",
         "| benchmark | logging | ours fixed CPU s | bare fixed CPU s "
         "| ours per-sample CPU ms | bare per-sample CPU ms "
