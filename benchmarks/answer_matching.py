@@ -25,26 +25,30 @@ ANSWER_EXTRACTIONS: tuple[AnswerExtraction, ...] = (
     "lm_eval_harness",
 )
 
-_PUNCTUATION = frozenset(string.punctuation + "‘’´`")
+PUNCTUATION = string.punctuation + "‘’´`"
+# Each punctuation character (the underscore among them) to a space, in one
+# str.translate rather than a test per character: the scorer runs per sample.
+_PUNCTUATION_TO_SPACE = str.maketrans(dict.fromkeys(PUNCTUATION, " "))
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _STOP = re.compile(r"[\n.,]")
 
 
 def normalize_answer(text: str) -> str:
-    text = text.replace("_", " ").lower()
-    text = "".join(" " if ch in _PUNCTUATION else ch for ch in text)
+    text = text.lower().translate(_PUNCTUATION_TO_SPACE)
     text = _ARTICLES.sub(" ", text)
-    return " ".join(text.split()).strip()
+    return " ".join(text.split())
 
 
 def token_f1(prediction: str, ground_truth: str) -> float:
-    prediction_tokens = normalize_answer(prediction).split()
+    return _token_f1(Counter(normalize_answer(prediction).split()), ground_truth)
+
+
+def _token_f1(prediction_counts: Counter[str], ground_truth: str) -> float:
     truth_tokens = normalize_answer(ground_truth).split()
-    common = Counter(prediction_tokens) & Counter(truth_tokens)
-    same = sum(common.values())
+    same = sum((prediction_counts & Counter(truth_tokens)).values())
     if same == 0:
         return 0.0
-    precision = same / len(prediction_tokens)
+    precision = same / prediction_counts.total()
     recall = same / len(truth_tokens)
     return 2 * precision * recall / (precision + recall)
 
@@ -112,4 +116,6 @@ def best_match(
 
 
 def max_token_f1(prediction: str, ground_truths: Iterable[str]) -> float:
-    return max((token_f1(prediction, truth) for truth in ground_truths), default=0.0)
+    """The best ``token_f1`` over the ground truths (the prediction normalized once)."""
+    prediction_counts = Counter(normalize_answer(prediction).split())
+    return max((_token_f1(prediction_counts, truth) for truth in ground_truths), default=0.0)

@@ -390,7 +390,7 @@ def test_notebook_runs_top_to_bottom(tmp_path: Path) -> None:
     # The metrics tables were read back: TriviaQA's first 4 questions, one exact match.
     triviaqa_cell = next(c for c in notebook.cells if "triviaqa_log = run(" in c.source)
     table = triviaqa_cell.outputs[-1]["data"]["text/plain"]
-    assert re.search(r"exact_match\s+accuracy\s+0\.25\b", table), table
+    assert re.search(r"triviaqa_scorer\s+exact_match\s+0\.25\b", table), table
     # The comparison: on the first 4 questions MODEL matches 1 (the first), MODEL_B 2 (the
     # first and the third) and gets F1 0.8 on the fourth: exact match +0.25 (0/1 discordant,
     # McNemar p = 1), F1 0.25 -> 0.70.

@@ -233,7 +233,7 @@ def test_triviaqa_errors_are_logged_and_eval_retry_completes_exactly_the_missing
     assert_same_samples(final, uninterrupted)
     assert metrics(final) == metrics(uninterrupted)
     # positions 0, 2 and 4 answered with their first alias; one of those has a comma
-    assert metrics(final)["exact_match/accuracy"] == pytest.approx(2 / 5)
+    assert metrics(final)["triviaqa_scorer/exact_match"] == pytest.approx(2 / 5)
 
 
 # ---------------------------------------------------------------------------

@@ -22,7 +22,8 @@ def headline(task: Task, model: str, tmp_path: Path, **roles: str) -> float:
     assert log.status == "success", log.error
     assert log.results is not None
     first = log.results.scores[0]
-    name = "correct" if "correct" in first.metrics else "accuracy"
+    # SimpleQA's "correct", the MCQ tasks' "accuracy", TriviaQA's "exact_match"
+    name = next(n for n in ("correct", "accuracy", "exact_match") if n in first.metrics)
     return first.metrics[name].value
 
 

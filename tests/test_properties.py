@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections import Counter
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -71,6 +72,38 @@ def test_normalize_answer_is_idempotent_and_canonical(text: str) -> None:
     assert not PUNCTUATION & set(normalized)
     assert not ARTICLES & set(normalized.split(" "))
     assert normalized.lower() == normalized
+
+
+def official_steps(text: str) -> str:
+    """The official script's normalization, one step at a time in its order."""
+    text = text.replace("_", " ")
+    text = text.lower()
+    text = "".join(" " if ch in PUNCTUATION else ch for ch in text)
+    text = re.sub(r"\b(a|an|the)\b", " ", text)
+    return " ".join(text.split())
+
+
+@EXAMPLES
+@given(st.text() | st.text(alphabet=PARSER_ALPHABET + "‘’´`_\u0130\u212a", max_size=40))
+@example("The_U.S._A!")
+@example("\u0130stanbul")
+def test_normalize_answer_takes_the_official_steps(text: str) -> None:
+    assert normalize_answer(text) == official_steps(text)
+
+
+@EXAMPLES
+@given(st.text(), st.lists(st.text() | st.sampled_from(["the", "Ripken Jr.", "a a b"]), max_size=5))
+@example("Calvin Ripken", ["Ripken", "Calvin Ripken, Jr.", "the"])
+def test_max_token_f1_is_the_best_official_f1(prediction: str, truths: list[str]) -> None:
+    def official_f1(truth: str) -> float:
+        predicted, expected = official_steps(prediction).split(), official_steps(truth).split()
+        same = sum((Counter(predicted) & Counter(expected)).values())
+        if same == 0:
+            return 0.0
+        precision, recall = same / len(predicted), same / len(expected)
+        return 2 * precision * recall / (precision + recall)
+
+    assert max_token_f1(prediction, truths) == max(map(official_f1, truths), default=0.0)
 
 
 @EXAMPLES

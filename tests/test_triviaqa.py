@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from inspect_ai import eval
 from inspect_ai.model import ChatMessage
+from inspect_ai.scorer import SampleScore, Score
 
 from benchmarks.answer_matching import (
     extract_short_answer,
@@ -23,7 +24,7 @@ from benchmarks.answer_matching import (
     token_f1,
 )
 from benchmarks.loading import DataError
-from benchmarks.triviaqa import triviaqa
+from benchmarks.triviaqa import triviaqa, triviaqa_metrics
 from tests.scripted import replies_by_prompt
 
 FIXTURES = Path(__file__).parent / "fixtures" / "triviaqa"
@@ -241,15 +242,34 @@ def run(tmp_path: Path, **params: object) -> dict[str, float]:
 
 def test_end_to_end_reference_scoring(tmp_path: Path) -> None:
     metrics = run(tmp_path)
-    assert metrics["exact_match/accuracy"] == pytest.approx(0.4)
-    assert metrics["exact_match/stderr"] == pytest.approx(math.sqrt(0.3 / 5))
-    assert metrics["f1/mean"] == pytest.approx((1 + 1 + 0.8 + 0.5 + 0) / 5)
+    assert metrics["triviaqa_scorer/exact_match"] == pytest.approx(0.4)
+    assert metrics["triviaqa_scorer/exact_match_stderr"] == pytest.approx(math.sqrt(0.3 / 5))
+    assert metrics["triviaqa_scorer/f1"] == pytest.approx((1 + 1 + 0.8 + 0.5 + 0) / 5)
+
+
+def test_metrics_are_inspects_statistics_of_each_value_key() -> None:
+    values = [(1.0, 1.0), (0.0, 0.5), (0.0, 0.0), (1.0, 1.0)]
+    scores = [
+        SampleScore(score=Score(value={"exact_match": em, "f1": f1}), sample_id=i)
+        for i, (em, f1) in enumerate(values)
+    ]
+    assert triviaqa_metrics()(scores) == {
+        "exact_match": 0.5,
+        "exact_match_stderr": pytest.approx(np.std([1, 0, 0, 1], ddof=1) / 2, rel=1e-15),
+        "f1": 0.625,
+    }
+    scalar = [SampleScore(score=Score(value=1.0), sample_id=0)]
+    with pytest.raises(ValueError) as raised:
+        triviaqa_metrics()(scalar)
+    assert str(raised.value) == (
+        "TriviaQA metrics need triviaqa_scorer's value dict with 'exact_match', got 1.0"
+    )
 
 
 def test_end_to_end_first_line_extraction(tmp_path: Path) -> None:
     metrics = run(tmp_path, answer_extraction="first_line")
-    assert metrics["exact_match/accuracy"] == pytest.approx(0.6)
-    assert metrics["f1/mean"] == pytest.approx((1 + 2 / 3 + 1 + 1 + 0) / 5)
+    assert metrics["triviaqa_scorer/exact_match"] == pytest.approx(0.6)
+    assert metrics["triviaqa_scorer/f1"] == pytest.approx((1 + 2 / 3 + 1 + 1 + 0) / 5)
 
 
 def test_lm_eval_harness_prompt_format() -> None:
@@ -430,7 +450,7 @@ def test_end_to_end_lm_eval_harness_rules(tmp_path: Path) -> None:
     )
     # Sunset Blvd and onions match; "Calvin Ripken" matches no alias once
     # lowercased with punctuation deleted; "The N" and "" (leading newline) miss.
-    assert metrics["exact_match/accuracy"] == pytest.approx(0.4)
+    assert metrics["triviaqa_scorer/exact_match"] == pytest.approx(0.4)
 
 
 def lm_eval_verdict(prediction: str, references: list[str]) -> bool:
@@ -498,7 +518,7 @@ def test_default_profile_differs_from_lm_eval_on_purpose(
 
 def test_end_to_end_case_sensitive_alias_match(tmp_path: Path) -> None:
     metrics = run(tmp_path, metric="alias_exact_match")
-    assert metrics["exact_match/accuracy"] == pytest.approx(0.2)
+    assert metrics["triviaqa_scorer/exact_match"] == pytest.approx(0.2)
 
 
 def test_scores_record_extracted_normalized_and_matched(tmp_path: Path) -> None:

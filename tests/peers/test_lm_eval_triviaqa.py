@@ -241,9 +241,9 @@ def run_configured(
         for sample in log.samples
     }
     [accuracy] = [
-        score.metrics["accuracy"].value
+        score.metrics["exact_match"].value
         for score in log.results.scores
-        if score.name == "exact_match"
+        if score.name == "triviaqa_scorer"
     ]
     return requests, verdicts, accuracy
 
