@@ -32,15 +32,18 @@ from inspect_ai.model import (
     ChatMessageUser,
     GenerateConfig,
     Model,
+    ModelOutput,
     get_model,
     model_roles,
 )
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
+from tenacity import RetryError
 
 from benchmarks.errors import TaskParameterError
 from benchmarks.lazy_modules import LazyModule
+from benchmarks.model_outputs import candidate_note, no_reply
 from benchmarks.registry_names import also_by_short_name, namespaced
 from benchmarks.simpleqa_metrics import (
     GRADE_VALUE_KEYS,
@@ -226,7 +229,75 @@ def judge_cache_policy() -> CachePolicy:
     return CachePolicy(expiry=None, per_epoch=False)
 
 
-def verdict_text(reply: str, grade: str) -> str:
+class JudgeRequestError(RuntimeError):
+    """A judge request that failed after the provider's retries (a sample error)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        # Inspect records an exception's ``message`` as the sample's error text.
+        self.message = message
+
+
+async def judge_generate(
+    grader: Model,
+    prompt: str,
+    config: GenerateConfig,
+    cache: dict[str, Any],
+    sample_id: object,
+) -> ModelOutput:
+    """The judge's output for one filled-in template.
+
+    A request that still fails after Inspect's retries raises
+    ``JudgeRequestError`` naming the judge, the sample and the provider's last
+    error (status and the server's message), instead of tenacity's
+    ``RetryError``, which names none of them; the sample errors, and
+    ``--retry-on-error`` runs it again.
+    """
+    try:
+        return await grader.generate([ChatMessageUser(content=prompt)], config=config, **cache)
+    except RetryError as ex:
+        last = ex.last_attempt.exception()
+        reason = getattr(last, "message", None) or repr(last)
+        raise JudgeRequestError(
+            f"SimpleQA judge {grader}, sample {sample_id}: the request failed after "
+            f"{ex.last_attempt.attempt_number} attempt(s): {reason}"
+        ) from ex
+
+
+def judge_verdict(
+    grader: str, output: ModelOutput, parse: Callable[[str], str | None], sample_id: object
+) -> dict[str, Any]:
+    """One judge's ``{"grader", "reply", "grade"}``, plus ``no_verdict`` (why) when its
+    output is not a reply: an error returned as output (a prompt over the judge's
+    context, a content filter), no choices, or an empty text. That is a judge
+    failure under every parse, never a grade (docs/judges.md)."""
+    reason = no_reply(output)
+    if reason is None and not output.completion.strip():
+        reason = "an empty reply"
+    if reason is not None:
+        logger.warning(
+            f"SimpleQA judge {grader}, sample {sample_id}: no verdict ({reason}); "
+            "counted as a judge failure."
+        )
+        return {
+            "grader": grader,
+            "reply": output.completion,
+            "grade": JUDGE_FAILURE,
+            "no_verdict": reason,
+        }
+    letter = parse(output.completion)
+    return {
+        "grader": grader,
+        "reply": output.completion,
+        "grade": GRADE_NAMES[letter] if letter is not None else JUDGE_FAILURE,
+    }
+
+
+def verdict_text(judge: dict[str, Any]) -> str:
+    """One judge's verdict in words."""
+    reply, grade = judge["reply"], judge["grade"]
+    if "no_verdict" in judge:
+        return f"judge gave no verdict ({judge['no_verdict']}): judge failure"
     if grade == JUDGE_FAILURE:
         return f"judge reply {reply!r} is not A, B or C: judge failure"
     letter = next(letter for letter, name in GRADE_NAMES.items() if name == grade)
@@ -309,9 +380,14 @@ def simpleqa_scorer(
     with 1.0 under the sample's grade. ``answer`` is the graded reply;
     ``metadata`` holds ``grade`` and ``judges`` (each judge's ``grader``,
     ``reply`` and ``grade``), plus ``judge_reply`` and ``grader`` for a single
-    judge, ``votes`` and ``panel_decision`` for a panel. An exception raised
-    by a judge is not a grade: it propagates and the sample errors
-    (``inspect eval-retry`` redoes it).
+    judge, ``votes`` and ``panel_decision`` for a panel; ``no_reply`` when the
+    candidate's output is an error returned as output (``model_outputs``).
+
+    A judge output that is not a reply (an error returned as output, no
+    choices, an empty text) is a judge failure under every parse, recorded as
+    the judge's ``no_verdict``. A request that fails after the provider's
+    retries is not a grade either: the sample errors with the judge's last
+    error (``--retry-on-error`` or ``inspect eval-retry`` redoes it).
 
     ``grader_system_message`` goes before the filled-in template as a system
     message (simple-evals' samplers send "You are a helpful assistant."); it
@@ -335,40 +411,32 @@ def simpleqa_scorer(
             question=state.input_text, target=target.text, predicted_answer=predicted_answer
         )
         outputs = await collect(
-            *(
-                grader.generate([ChatMessageUser(content=prompt)], config=config, **cache)
-                for grader in graders
-            )
+            *(judge_generate(grader, prompt, config, cache, state.sample_id) for grader in graders)
         )
-        judges = []
-        for grader, output in zip(graders, outputs, strict=True):
-            letter = parse(output.completion)
-            judges.append(
-                {
-                    "grader": str(grader),
-                    "reply": output.completion,
-                    "grade": GRADE_NAMES[letter] if letter is not None else JUDGE_FAILURE,
-                }
-            )
+        judges = [
+            judge_verdict(str(grader), output, parse, state.sample_id)
+            for grader, output in zip(graders, outputs, strict=True)
+        ]
         grade, decision = panel_grade([judge["grade"] for judge in judges])
-        metadata: dict[str, Any] = {"grade": grade, "judges": judges}
+        candidate_metadata, candidate_explanation = candidate_note(state.output)
+        metadata: dict[str, Any] = {"grade": grade, "judges": judges, **candidate_metadata}
         if len(judges) == 1:
             (judge,) = judges
             metadata |= {"judge_reply": judge["reply"], "grader": judge["grader"]}
-            explanation = verdict_text(judge["reply"], judge["grade"])
+            explanation = verdict_text(judge)
         else:
             metadata |= {
                 "votes": dict(Counter(j["grade"] for j in judges)),
                 "panel_decision": decision,
             }
             explanation = (
-                "; ".join(f"{j['grader']}: {verdict_text(j['reply'], j['grade'])}" for j in judges)
+                "; ".join(f"{j['grader']}: {verdict_text(j)}" for j in judges)
                 + f". Panel of {len(judges)}: {decision}, {grade}."
             )
         return Score(
             value=grade_value(grade),
             answer=predicted_answer,
-            explanation=explanation,
+            explanation=candidate_explanation + explanation,
             metadata=metadata,
         )
 

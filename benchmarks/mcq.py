@@ -38,6 +38,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from benchmarks.model_outputs import candidate_note
 from benchmarks.registry_names import also_by_short_name, namespaced
 
 NO_ANSWER = "no answer parsed"
@@ -309,17 +310,20 @@ def option_letter_scorer(parser: str) -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         valid = option_letters(len(state.choices)) if len(state.choices) else []
         parsed = parse(state.output.completion, valid)
+        no_reply_metadata, no_reply_explanation = candidate_note(state.output)
+        metadata = {"rule": parsed.rule, **no_reply_metadata}
         if parsed.letter is None:
             return Score(
                 value=INCORRECT,
                 answer=None,
-                explanation=NO_ANSWER,
-                metadata={"rule": parsed.rule},
+                explanation=no_reply_explanation + NO_ANSWER,
+                metadata=metadata,
             )
         return Score(
             value=CORRECT if parsed.letter == target.text else INCORRECT,
             answer=parsed.letter,
-            metadata={"rule": parsed.rule},
+            explanation=no_reply_explanation or None,
+            metadata=metadata,
         )
 
     return score

@@ -235,7 +235,7 @@ def simpleqa(
             "profile": profile,
             "dataset_sha256": download.file_sha256(path),
         },
-        version="1.1.0",
+        version="1.2.0",
     )
 
 

@@ -151,7 +151,7 @@ def simpleqa_verified(
         ),
         metrics=verified_metrics(breakdowns),
         metadata={"grade_parse": grade_parse, "grade_prompt_file": grade_prompt_file},
-        version="1.0.0",
+        version="1.1.0",
     )
 
 

@@ -11,7 +11,8 @@ Closed-book, few-shot generation on the Wikipedia subset
   evaluation questions in order, ``rng.sample(train, shots)`` for each (this
   project's rule; lm-evaluation-harness draws differently, see below);
 - the reply cut at the first newline, period or comma (lm-evaluation-harness's
-  stop sequences for TriviaQA);
+  stop sequences for TriviaQA), which are also sent to the server with
+  ``max_tokens=256``, so a reply that runs on is bounded;
 - exact match and token F1 with the official normalization of
   mandarjoshi90/triviaqa ``evaluation/triviaqa_evaluation.py``, against
   ``answer.normalized_aliases``.
@@ -42,7 +43,7 @@ from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
-from inspect_ai.model import ChatMessage
+from inspect_ai.model import ChatMessage, GenerateConfig
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
@@ -69,6 +70,7 @@ from benchmarks.answer_matching import (
 )
 from benchmarks.lazy_dataset import dataset_from_rows
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
+from benchmarks.model_outputs import candidate_note
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field, string_list
 from benchmarks.registry_names import also_by_short_name, namespaced
@@ -104,6 +106,19 @@ MATCH_RULES: dict[str, tuple[Callable[[str, list[str]], str | None], str]] = {
     "alias_exact_match": (lambda answer, aliases: best_match(answer, aliases, str), "aliases"),
     "lm_eval_exact_match": (lm_eval_exact_match, "aliases"),
 }
+
+# Sent to the server so a reply ends where the answer extraction would cut it
+# anyway (lm-evaluation-harness sends them as ``until``); the extraction still
+# cuts the reply, for servers that ignore ``stop``. first_line keeps "U.S.".
+STOP_SEQUENCES: dict[str, list[str]] = {
+    "stop_sequences": ["\n", ".", ","],
+    "lm_eval_harness": ["\n", ".", ","],
+    "first_line": ["\n"],
+}
+# lm-evaluation-harness's default max_gen_toks. The longest alias in 3,000 real
+# questions is 62 bytes, and a byte-level tokenizer spends at most one token a
+# byte, so the limit cannot cut a real answer; it bounds a reply that runs on.
+MAX_TOKENS = 256
 
 REQUIRED_COLUMNS = ("question", "question_id", "answer")
 EVIDENCE_COLUMNS = ("entity_pages", "search_results")
@@ -151,7 +166,9 @@ def triviaqa(
         answer_extraction: ``stop_sequences`` cuts the stripped reply at the
             first newline, period or comma (the reference); ``first_line``
             keeps the whole first line; ``lm_eval_harness`` cuts the raw reply,
-            then strips it (lm-evaluation-harness 0.4.13).
+            then strips it (lm-evaluation-harness 0.4.13). The cut's stop
+            sequences (``\\n`` alone for ``first_line``) and at most 256 new
+            tokens are also sent to the server (``--max-tokens`` overrides).
         prompt_format: ``default`` (``Question: ...\\nAnswer:``, demonstrations
             answered with ``answer.value``, ``rng.sample(train, shots)`` per
             question) or ``lm_eval_harness`` (lm-evaluation-harness 0.4.13:
@@ -227,7 +244,8 @@ def triviaqa(
         ),
         solver=[generate()],
         scorer=triviaqa_scorer(metric=metric, answer_extraction=answer_extraction),
-        version="1.2.0",
+        config=GenerateConfig(stop_seqs=STOP_SEQUENCES[answer_extraction], max_tokens=MAX_TOKENS),
+        version="1.3.0",
     )
 
 
@@ -316,6 +334,7 @@ def triviaqa_scorer(
         aliases = normalized_aliases if alias_source == "normalized_aliases" else target.target
         matched = matching_alias(answer, aliases)
         normalized_answer = normalize_answer(answer)
+        no_reply_metadata, no_reply_explanation = candidate_note(state.output)
         return Score(
             value={
                 "exact_match": 1.0 if matched is not None else 0.0,
@@ -325,9 +344,11 @@ def triviaqa_scorer(
             # No score metadata repeating the explanation: Inspect deep-copies
             # each score (per metric key) whenever it updates running metrics.
             explanation=(
-                f"normalized answer: {normalized_answer!r}; "
+                no_reply_explanation
+                + f"normalized answer: {normalized_answer!r}; "
                 + (f"matched alias {matched!r}" if matched is not None else "no alias matched")
             ),
+            metadata=no_reply_metadata or None,
         )
 
     return score

@@ -56,6 +56,10 @@ class Fault:
     kind: FaultKind
     status: int = 500
     stall_seconds: float = 30.0
+    # the error body of a status fault, as OpenAI-compatible servers send it
+    message: str = "injected fault"
+    error_type: str = "server_error"
+    code: str | None = None
 
 
 Reply = Callable[[dict[str, Any]], "str | Fault"]
@@ -130,8 +134,8 @@ class LoopbackServer:
 
     async def _fault(self, request: web.Request, fault: Fault) -> web.StreamResponse:
         if fault.kind == "status":
-            message = {"error": {"message": "injected fault", "type": "server_error"}}
-            return web.json_response(message, status=fault.status)
+            error = {"message": fault.message, "type": fault.error_type, "code": fault.code}
+            return web.json_response({"error": error}, status=fault.status)
         if fault.kind == "malformed_json":
             return web.Response(text='{"id": "x", "choices": [', content_type="application/json")
         if fault.kind == "empty_choices":

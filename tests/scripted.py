@@ -27,6 +27,20 @@ def scripted_model(reply: Callable[[list[ChatMessage]], str], name: str = "model
     return get_model(f"mockllm/{name}", custom_outputs=outputs)
 
 
+def scripted_outputs(
+    output_for: Callable[[list[ChatMessage]], ModelOutput], name: str = "model"
+) -> Model:
+    """A mockllm model answering with whole outputs (stop reason, error, no choices);
+    usage is set so no tokenizer is fetched."""
+
+    def outputs(messages: list[ChatMessage], *_: Any) -> ModelOutput:
+        output = output_for(messages)
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+    return get_model(f"mockllm/{name}", custom_outputs=outputs)
+
+
 def replies_by_prompt(table: Callable[[str], str]) -> Model:
     """A scripted model whose reply depends only on the last user message's text."""
     return scripted_model(lambda messages: table(last_user_text(messages)))

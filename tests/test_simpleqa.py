@@ -68,11 +68,12 @@ TOPICS = [
     "Politics",
 ]
 JUDGE_REPLIES = ["A", "B", "C", "**A**", "B.", "A", "The answer is B", "CORRECT", "", "A"]
-# strict: A B C A B A fail fail fail A      official: A B C A B A B C C A
+# strict: A B C A B A fail fail fail A      official: A B C A B A B C fail A
+# (an empty judge reply is no verdict under every parse; simple-evals would read C)
 STRICT_GRADES = ["CORRECT", "INCORRECT", "NOT_ATTEMPTED", "CORRECT", "INCORRECT", "CORRECT"]
 STRICT_GRADES += ["JUDGE_FAILURE"] * 3 + ["CORRECT"]
 OFFICIAL_GRADES = ["CORRECT", "INCORRECT", "NOT_ATTEMPTED", "CORRECT", "INCORRECT", "CORRECT"]
-OFFICIAL_GRADES += ["INCORRECT", "NOT_ATTEMPTED", "NOT_ATTEMPTED", "CORRECT"]
+OFFICIAL_GRADES += ["INCORRECT", "NOT_ATTEMPTED", "JUDGE_FAILURE", "CORRECT"]
 
 EXPECTED_METRICS = {
     "strict": {
@@ -104,13 +105,13 @@ EXPECTED_METRICS = {
     "official": {
         "correct": 4 / 10,
         "incorrect": 3 / 10,
-        "not_attempted": 3 / 10,
+        "not_attempted": 2 / 10,
         "accuracy": 4 / 10,
         "attempted_accuracy": 4 / 7,
-        "abstention_rate": 3 / 10,
+        "abstention_rate": 2 / 10,
         "hallucination_rate": 3 / 10,
         "f_score": 2 * 0.4 * (4 / 7) / (0.4 + 4 / 7),
-        "judge_failures": 0.0,
+        "judge_failures": 1.0,
         "accuracy[Science and technology]": 1 / 2,
         "accuracy[Geography]": 0.0,
         "accuracy[Sports]": 1 / 2,
@@ -123,7 +124,7 @@ EXPECTED_METRICS = {
         "attempted_accuracy[unknown]": 1.0,
         "abstention_rate[Science and technology]": 0.0,
         "abstention_rate[Geography]": 1.0,
-        "abstention_rate[Sports]": 1 / 2,
+        "abstention_rate[Sports]": 0.0,
         "abstention_rate[Politics]": 1 / 4,
         "abstention_rate[unknown]": 0.0,
     },

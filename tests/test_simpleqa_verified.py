@@ -34,12 +34,11 @@ REPLIES = {
     7: "not_attempted",
     10: "**A**",
     19: "The answer is B",
-    25: "",
+    25: "",  # no verdict under every parse: a judge failure
     42: "A",
     100: "B",
     250: "C",
 }
-STARTER = ["A", "B", "C", "A", "A", "C", "A", "B", "C", "A", "B", "C"]
 
 
 def question_id(text: str) -> int:
@@ -154,22 +153,23 @@ def test_the_starter_parse(reply: str, letter: str) -> None:
 
 def test_metrics_with_the_starter_parse_and_breakdowns(tmp_path: Path) -> None:
     values = metric_values(run(tmp_path, grade_parse="verified_starter"))
-    # grades: A B C A A C A B C A B C -> 5 correct, 3 incorrect, 4 not attempted
+    # grades: A B C A A C A B fail A B C -> 5 correct, 3 incorrect, 3 not attempted
+    # (the empty reply to row 25 is no verdict; the starter code would read C)
     assert values["correct"] == 5 / 12
     assert values["incorrect"] == 3 / 12
-    assert values["not_attempted"] == 4 / 12
+    assert values["not_attempted"] == 3 / 12
     assert values["attempted_accuracy"] == pytest.approx(5 / 8, rel=1e-12)
     assert values["f1"] == pytest.approx(2 * (5 / 12) * (5 / 8) / (5 / 12 + 5 / 8), rel=1e-12)
     assert "f_score" not in values
-    assert values["judge_failures"] == 0.0
+    assert values["judge_failures"] == 1.0
     # multi_step is True for rows 1, 3, 7, 19, 42, 250: grades B A C B A C
     assert values["accuracy[multi_step=True]"] == 2 / 6
     assert values["f1[multi_step=True]"] == pytest.approx(
         2 * (2 / 4) * (2 / 6) / (2 / 4 + 2 / 6), rel=1e-12
     )
-    # topic Politics: rows 5, 7, 19, 25: grades A C B C
+    # topic Politics: rows 5, 7, 19, 25: grades A C B fail
     assert values["accuracy[topic=Politics]"] == 1 / 4
-    assert values["abstention_rate[topic=Politics]"] == 2 / 4
+    assert values["abstention_rate[topic=Politics]"] == 1 / 4
     assert values["attempted_accuracy[answer_type=Number]"] == 1.0  # rows 5 (A), 10 (A)
     assert values["accuracy[requires_reasoning=False]"] == 3 / 6  # rows 0,1,5,7,25,42
     groups = {name.split("[", 1)[1].split("=", 1)[0] for name in values if "[" in name}

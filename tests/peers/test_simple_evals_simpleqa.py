@@ -205,6 +205,11 @@ def messages_as_text(request: dict[str, Any]) -> list[tuple[str, str]]:
     return messages
 
 
+def judge_reply_of(request: dict[str, Any]) -> str:
+    """The scripted judge's reply to a judge request."""
+    return pick(JUDGE_REPLIES, *judged_question(user_text(request)))
+
+
 def settings(request: dict[str, Any]) -> tuple[Any, Any]:
     return request.get("temperature"), request.get("max_tokens")
 
@@ -326,27 +331,36 @@ def test_simpleqa_matches_simple_evals_request_for_request(tmp_path: Path) -> No
     )
     assert len(served) >= 30, f"only {len(served)} kinds of judge reply were served"
 
+    # The one documented departure (docs/judges.md): a blank judge reply is no verdict,
+    # a judge failure here, where simple-evals' parse reads C (NOT_ATTEMPTED).
+    blank = {q for q in questions if not judge_reply_of(their_judge[q]).strip()}
+    assert blank, "no blank judge reply was served: the departure is not exercised"
     their_grades = {question: letter for question, _, letter in theirs["graded"]}
-    letters = {"CORRECT": "A", "INCORRECT": "B", "NOT_ATTEMPTED": "C"}
+    assert {their_grades[q] for q in blank} == {"C"}
+    letters = {"CORRECT": "A", "INCORRECT": "B", "NOT_ATTEMPTED": "C", "JUDGE_FAILURE": "-"}
     assert log.samples is not None
     our_grades = {
         str(sample.input): letters[sample.scores["simpleqa_scorer"].metadata["grade"]]  # type: ignore[index]
         for sample in log.samples
     }
+    expected = {q: "-" if q in blank else their_grades[q] for q in questions}
     verdicts_identical = sum(their_grades[q] == our_grades[q] for q in questions)
-    assert Counter(their_grades.values()) == Counter(our_grades.values())
+    assert {q: our_grades[q] for q in questions} == expected
 
     assert log.results is not None
     ours = {name: m.value for name, m in log.results.scores[0].metrics.items()}
     aggregate = theirs["aggregate"]
+    n = len(questions)
     assert ours["correct"] == aggregate["is_correct"] == theirs["metrics"]["is_correct"]
     assert ours["incorrect"] == aggregate["is_incorrect"] == theirs["metrics"]["is_incorrect"]
-    assert ours["not_attempted"] == aggregate["is_not_attempted"]
-    assert ours["not_attempted"] == theirs["metrics"]["is_not_attempted"]
+    assert ours["judge_failures"] == len(blank)
+    their_not_attempted = aggregate["is_not_attempted"]
+    assert their_not_attempted == theirs["metrics"]["is_not_attempted"]
+    assert round(ours["not_attempted"] * n) + len(blank) == round(their_not_attempted * n)
+    # Neither C nor a judge failure is attempted: the headline ratios are the reference's.
     assert ours["attempted_accuracy"] == aggregate["accuracy_given_attempted"]
     assert f"{ours['f_score']:.3f}" == theirs["f1"]
     assert ours["correct"] == theirs["score"]
-    assert ours["judge_failures"] == 0.0
 
     record(
         PeerResult(
@@ -357,7 +371,10 @@ def test_simpleqa_matches_simple_evals_request_for_request(tmp_path: Path) -> No
             verdicts_identical=verdicts_identical,
             notes=f"whole request bodies identical {bodies_identical}/{len(questions)}, "
             f"{len(served)} judge-reply kinds, num_examples={NUM_EXAMPLES} of {len(rows)} "
-            f"rows drawn identically, all metrics equal, {seconds:.0f} s",
+            f"rows drawn identically; the {len(blank)} blank judge replies are judge failures "
+            "here and C there (by design), every other verdict identical; correct, incorrect, "
+            f"attempted accuracy and F equal, {seconds:.0f} s",
         )
     )
-    assert prompts_identical == bodies_identical == verdicts_identical == len(questions)
+    assert prompts_identical == bodies_identical == len(questions)
+    assert verdicts_identical == len(questions) - len(blank)
