@@ -158,6 +158,15 @@ def input_text(value: Any) -> str:
     return "\n".join(message.text for message in value)
 
 
+def rendered_samples(task: Any, samples: Sequence[Any]) -> list[Any]:
+    """The samples with the prompt our solvers build as their input (for a bare task)."""
+    from benchmarks.prompt_preview import prompt_messages
+
+    return [
+        sample.model_copy(update={"input": prompt_messages(task, sample)}) for sample in samples
+    ]
+
+
 def built_rows(dataset: Any) -> int | None:
     rows = getattr(dataset, "built_rows", None)
     return rows if isinstance(rows, int) else None
@@ -303,7 +312,7 @@ def cmd_e2e(spec: Spec, samples: int, repeat: int, data_dir: Path) -> dict[str, 
     datasets.disable_progress_bars()
     model, roles = models(spec)
     reference = make_task(spec, data_dir)
-    chosen = list(reference.dataset[0:samples])
+    chosen = rendered_samples(reference, list(reference.dataset[0:samples]))
     samples = len(chosen)
     variants: dict[str, tuple[Callable[[], Any], Any]] = {
         "ours": (lambda: make_task(spec, data_dir), roles),
@@ -312,7 +321,7 @@ def cmd_e2e(spec: Spec, samples: int, repeat: int, data_dir: Path) -> dict[str, 
     }
     if roles is not None:
         variants["bare_judged"] = (lambda: bare_task(chosen, judged=True), roles)
-    if any(not isinstance(sample.input, str) for sample in chosen):
+    if any(not isinstance(m.content, str) for sample in chosen for m in sample.input):
         variants["bare_same_input"] = (lambda: bare_task(chosen, same_input=True), None)
     runs: dict[str, list[dict[str, Any]]] = {variant: [] for variant in variants}
     built: int | None = None

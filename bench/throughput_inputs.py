@@ -21,6 +21,7 @@ from typing import Any
 
 from bench.generate_data import DATA_DIR
 from bench.measure import SPECS, input_text, make_task
+from benchmarks.prompt_preview import prompt_messages
 
 MIME_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpeg"}
 
@@ -75,7 +76,8 @@ def write_inputs(key: str, samples: int, out: Path, data_dir: Path) -> dict[str,
     written = 0
     with (out / "inputs.jsonl").open("w", encoding="utf-8") as file:
         for sample in task.dataset[0:samples]:
-            image = image_bytes(sample.input)
+            rendered = prompt_messages(task, sample)  # what our solvers send
+            image = image_bytes(rendered)
             image_path = None
             if image is not None:
                 data, extension = image
@@ -83,7 +85,7 @@ def write_inputs(key: str, samples: int, out: Path, data_dir: Path) -> dict[str,
                 image_path.write_bytes(data)
             record = {
                 "id": sample.id,
-                "text": input_text(sample.input),
+                "text": input_text(rendered),
                 "target": sample.target,
                 "image": None if image_path is None else str(image_path),
                 "choices": sample.choices,

@@ -30,22 +30,23 @@ inspect eval --run-config configs/scienceqa_lmms_eval.yaml --model openai/gpt-4o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
 from inspect_ai.scorer import Metric, accuracy, grouped, stderr
-from inspect_ai.solver import generate
+from inspect_ai.solver import Solver, generate
 
 from benchmarks.errors import DataError
 from benchmarks.image_cache import ImageFiles
 from benchmarks.images import IMAGE_FORMATS, ImageDecodeError, ImageFormat
 from benchmarks.lazy_dataset import LazyDataset, announce_cut
 from benchmarks.loading import DataFiles
-from benchmarks.mcq import option_letter_scorer, option_letters, parse_failure_rate, render_options
+from benchmarks.mcq import option_letter_scorer, parse_failure_rate
+from benchmarks.mcq_prompt import mcq_prompt, option_letters
 from benchmarks.parameters import ParameterCheck
 from benchmarks.registry_names import namespaced
 from benchmarks.sample_data import data_files_for
@@ -65,27 +66,19 @@ PROMPT_STYLES = ("default", "lmms_eval")
 
 CONTEXT_TEMPLATE = "Context: {hint}\n"
 
-
-class PromptStyle(NamedTuple):
-    """How the text part of a question is laid out after the optional context line."""
-
-    question_template: str
-    option_line: str
-    instruction: str
-
-
+# prompt_format -> (template, option line) of mcq_prompt, after the optional context line.
 PROMPT_TEMPLATES = {
     # Context: ...\nQuestion: ...\nOptions:\n(A) ...\n(B) ...\nAnswer with the option letter ...
-    "default": PromptStyle(
-        question_template="Question: {question}\nOptions:\n{options}\n{instruction}",
-        option_line="({letter}) {choice}",
-        instruction="Answer with the option letter from the given choices.",
+    "default": (
+        "{context}Question: {question}\nOptions:\n{options}\n"
+        "Answer with the option letter from the given choices.",
+        "({letter}) {choice}",
     ),
     # lmms-eval's sqa_doc_to_text with the default post_prompt of scienceqa.yaml.
-    "lmms_eval": PromptStyle(
-        question_template="{question}\n{options}\n{instruction}",
-        option_line="{letter}. {choice}",
-        instruction="Answer with the option's letter from the given choices directly.",
+    "lmms_eval": (
+        "{context}{question}\n{options}\n"
+        "Answer with the option's letter from the given choices directly.",
+        "{letter}. {choice}",
     ),
 }
 
@@ -169,20 +162,24 @@ def scienceqa(
             split=split,
             subset=subset,
             num_examples=num_examples,
-            prompt_format=prompt_format,
         ),
-        solver=[generate()],
+        solver=[scienceqa_prompt(prompt_format), generate()],
         scorer=option_letter_scorer("option_letter_strict" if strict_parse else "option_letter"),
         metrics=scienceqa_metrics(),
-        version="1.0.0",
+        version="1.1.0",
     )
+
+
+def scienceqa_prompt(prompt_format: PromptFormatName = "default") -> Solver:
+    """The ScienceQA question of ``prompt_format``, the image (if any) before the text."""
+    template, option_line = PROMPT_TEMPLATES[prompt_format]
+    return mcq_prompt(template, option_line, context_template=CONTEXT_TEMPLATE, image_first=True)
 
 
 def record_to_sample(
     record: dict[str, Any],
     sample_id: str,
     *,
-    prompt_format: PromptFormatName = "default",
     image_format: ImageFormat = "png",
     max_image_side: int | None = None,
     image_folder: Path | None = None,
@@ -190,23 +187,17 @@ def record_to_sample(
 ) -> Sample:
     """One ScienceQA row as a sample; ``record["image"]`` holds undecoded bytes or a path.
 
-    The image part names a file of the verified image cache holding the exact
-    bytes sent: Inspect reads it into the same data URI when the sample
-    starts, so the model and the log see what an inline data URI gave, while
-    the dataset holds a path (see ``image_cache.cached_source_image``).
-    ``image_file`` gives that file (default: from ``record["image"]``).
+    The input is the question, after the image when the row has one; the
+    options are the choices and the hint is kept in the metadata, for
+    ``scienceqa_prompt`` to lay out. The image part names a file of the
+    verified image cache holding the exact bytes sent: Inspect reads it into
+    the same data URI when the sample starts, so the model and the log see
+    what an inline data URI gave, while the dataset holds a path (see
+    ``image_cache.cached_source_image``). ``image_file`` gives that file
+    (default: from ``record["image"]``).
     """
     fields = checked_fields(record)
     choices, hint = fields["choices"], fields["hint"]
-    metadata = {
-        "subject": fields["subject"],
-        "grade": fields["grade"],
-        "grade_band": grade_band(fields["grade"]),
-        "topic": fields["topic"],
-        "category": fields["category"],
-        "skill": fields["skill"],
-    }
-    text = prompt_text(fields["question"], choices, hint, prompt_format)
     if image_file is None:
         image_file = ImageFiles(None, image_folder, image_format, max_image_side).record_file(
             record
@@ -215,11 +206,11 @@ def record_to_sample(
         image = image_file()
     except ImageDecodeError as ex:
         raise ImageDecodeError(f"field 'image': {ex}") from ex
-    if image is None:
-        sample_input: str | list[ChatMessage] = text
-    else:
+    question = fields["question"]
+    sample_input: str | list[ChatMessage] = question
+    if image is not None:
         sample_input = [
-            ChatMessageUser(content=[ContentImage(image=str(image)), ContentText(text=text)])
+            ChatMessageUser(content=[ContentImage(image=str(image)), ContentText(text=question)])
         ]
     context_type = "IMG" if image is not None else "TXT" if hint else "NO"
     return Sample(
@@ -228,10 +219,16 @@ def record_to_sample(
         choices=choices,
         target=option_letters(len(choices))[fields["answer"]],
         metadata={
+            "hint": hint,
             "has_image": image is not None,
             "has_hint": bool(hint),
             "context_type": context_type,
-            **metadata,
+            "subject": fields["subject"],
+            "grade": fields["grade"],
+            "grade_band": grade_band(fields["grade"]),
+            "topic": fields["topic"],
+            "category": fields["category"],
+            "skill": fields["skill"],
         },
     )
 
@@ -242,7 +239,6 @@ def scienceqa_dataset(
     split: str,
     subset: Subset,
     num_examples: int | None,
-    prompt_format: PromptFormatName,
 ) -> LazyDataset:
     """The subset's first ``num_examples`` rows, each built into a sample when first read."""
     indices = _subset_indices(rows, subset)
@@ -254,10 +250,7 @@ def scienceqa_dataset(
     def build(row: int) -> Sample:
         try:
             return record_to_sample(
-                rows.record(row),
-                f"scienceqa_{split}_{row}",
-                prompt_format=prompt_format,
-                image_file=rows.image_file(row),
+                rows.record(row), f"scienceqa_{split}_{row}", image_file=rows.image_file(row)
             )
         except (KeyError, TypeError, ValueError) as ex:
             if isinstance(ex, DataError):
@@ -270,19 +263,6 @@ def scienceqa_dataset(
         name=f"scienceqa_{split}" + ("" if subset == "all" else f"_{subset}"),
         location=rows.where,
         indices=indices,
-    )
-
-
-def prompt_text(
-    question: str, choices: Sequence[str], hint: str, prompt_format: PromptFormatName = "default"
-) -> str:
-    """The text part of the prompt: optional context line, question, options, instruction."""
-    style = PROMPT_TEMPLATES[prompt_format]
-    context = CONTEXT_TEMPLATE.format(hint=hint) if hint else ""
-    return context + style.question_template.format(
-        question=question,
-        options=render_options(choices, style.option_line),
-        instruction=style.instruction,
     )
 
 

@@ -43,7 +43,7 @@ from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
-from inspect_ai.model import ChatMessage, GenerateConfig
+from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
@@ -68,6 +68,7 @@ from benchmarks.answer_matching import (
     max_token_f1,
     normalize_answer,
 )
+from benchmarks.fewshot_prompt import FEWSHOT_KEY, fewshot_prompt
 from benchmarks.lazy_dataset import dataset_from_rows
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
 from benchmarks.model_outputs import candidate_note
@@ -75,7 +76,13 @@ from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field, string_list
 from benchmarks.registry_names import also_by_short_name, namespaced
 from benchmarks.sample_data import data_files_for
-from benchmarks.triviaqa_prompts import PROMPT_FORMATS, FewShotPrompts
+from benchmarks.triviaqa_prompts import (
+    PROMPT_FORMATS,
+    TriviaQADemonstrations,
+    block_template,
+    evidence_text,
+    fewshot_draws,
+)
 
 DATASET_PATH = "mandarjoshi/trivia_qa"
 DEFAULT_CONFIG = "rc.wikipedia.nocontext"
@@ -224,28 +231,43 @@ def triviaqa(
 
     eval_rows = load(eval_split)
     require_unique_ids(eval_rows, num_examples)
-    prompts = FewShotPrompts(
-        fewshot_split=load(fewshot_split) if shots > 0 else None,
-        shots=shots,
-        seed=fewshot_seed,
-        prompt_format=prompt_format,
-        evidence_max_chars=evidence_max_chars if include_evidence else None,
-        multiturn=fewshot_as_multiturn,
-        eval_rows=eval_rows,
-    )
+    template = block_template(prompt_format, include_evidence)
+    evidence_chars = evidence_max_chars if include_evidence else None
+    demonstrations: TriviaQADemonstrations | None = None
+    draws = None
+    if shots > 0:
+        fewshot_rows = load(fewshot_split)
+        draws = fewshot_draws(fewshot_rows, eval_rows, shots, fewshot_seed, prompt_format)
+        demonstrations = TriviaQADemonstrations(fewshot_rows, prompt_format, evidence_chars)
+
+    def build(row: int, record: dict[str, Any]) -> Sample:
+        sample = record_to_sample(record)
+        assert sample.metadata is not None
+        if evidence_chars is not None:
+            sample.metadata["evidence"] = evidence_text(record, evidence_chars)
+        if draws is not None and demonstrations is not None:
+            drawn = draws.for_question(row)
+            for index in drawn:
+                demonstrations[index]  # read and checked now, before any model call
+            sample.metadata[FEWSHOT_KEY] = drawn
+        return sample
+
     return Task(
         name="benchmarks/triviaqa",
         dataset=dataset_from_rows(
             eval_rows,
-            lambda row, record: record_to_sample(record, prompts.prompt(row, record)),
+            build,
             name=f"trivia_qa_{config}_{eval_split}",
             size=num_examples,
             columns=columns,
         ),
-        solver=[generate()],
+        solver=[
+            fewshot_prompt(demonstrations or [], template, multiturn=fewshot_as_multiturn),
+            generate(),
+        ],
         scorer=triviaqa_scorer(metric=metric, answer_extraction=answer_extraction),
         config=GenerateConfig(stop_seqs=STOP_SEQUENCES[answer_extraction], max_tokens=MAX_TOKENS),
-        version="1.3.0",
+        version="1.4.0",
     )
 
 
@@ -264,7 +286,8 @@ def require_unique_ids(split: LoadedSplit, size: int | None) -> None:
         first_row[question_id] = row
 
 
-def record_to_sample(record: dict[str, Any], prompt: str | list[ChatMessage]) -> Sample:
+def record_to_sample(record: dict[str, Any]) -> Sample:
+    """One question: its text, its aliases as the target, the normalized aliases."""
     answer = field(record, "answer", dict)
     aliases = string_list(answer, "aliases", label="answer.aliases")
     normalized_aliases = string_list(
@@ -272,7 +295,7 @@ def record_to_sample(record: dict[str, Any], prompt: str | list[ChatMessage]) ->
     )
     return Sample(
         id=field(record, "question_id", str),
-        input=prompt,
+        input=field(record, "question", str),
         target=aliases,
         metadata={"normalized_aliases": normalized_aliases, "answer_type": answer.get("type")},
     )

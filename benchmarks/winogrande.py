@@ -28,6 +28,7 @@ inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T shots=5
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from inspect_ai import Task, task
@@ -36,10 +37,12 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate
 
 from benchmarks.fewshot import SeededDraws
+from benchmarks.fewshot_prompt import FEWSHOT_KEY
 from benchmarks.lazy_dataset import dataset_from_rows
 from benchmarks.lazy_modules import LazyModule
 from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
-from benchmarks.mcq import option_letter_scorer, option_letters, render_options
+from benchmarks.mcq import option_letter_scorer
+from benchmarks.mcq_prompt import mcq_prompt
 from benchmarks.parameters import ParameterCheck
 from benchmarks.records import field
 from benchmarks.registry_names import namespaced
@@ -72,11 +75,11 @@ ANSWER_PARSES: tuple[str, ...] = get_args(AnswerParse)
 QUESTION_TEMPLATE = (
     "Answer the following multiple choice question. The entire content of your response "
     "should be of the following format: 'ANSWER: [LETTER]' (without quotes) where [LETTER] "
-    "is one of {letters}.\n\n{sentence}\n\n{options}"
+    "is one of {letters}.\n\n{question}\n\n{options}"
 )
-DEMONSTRATION_TEMPLATE = "{sentence}\n{options}\nANSWER: {letter}"
+OPTION_LINE = "{letter}) {choice}"
+DEMONSTRATION_TEMPLATE = "{question}\n{options}\nANSWER: {answer}"
 FEWSHOT_PREAMBLE = "Here are some examples of how to answer similar questions:\n\n"
-DEMONSTRATION_SEPARATOR = "\n\n"
 
 
 @task(
@@ -147,14 +150,20 @@ def winogrande(
         )
 
     eval_rows = load(eval_split)
-    prompts = FewShotPrompts(load(FEWSHOT_SPLIT) if shots > 0 else None, shots, fewshot_seed)
+    demonstrations: WinograndeDemonstrations | None = None
+    if shots > 0:
+        demonstrations = WinograndeDemonstrations(load(FEWSHOT_SPLIT), shots, fewshot_seed)
+
+    def build(row: int, record: dict[str, Any]) -> Sample:
+        sample = record_to_sample(record, sample_id=f"{dataset_config}_{eval_split}_{row}")
+        if demonstrations is not None:
+            assert sample.metadata is not None
+            sample.metadata[FEWSHOT_KEY] = demonstrations.drawn(row)
+        return sample
+
     dataset = dataset_from_rows(
         eval_rows,
-        lambda row, record: record_to_sample(
-            record,
-            sample_id=f"{dataset_config}_{eval_split}_{row}",
-            demonstrations=prompts.demonstrations(row),
-        ),
+        build,
         name=f"{dataset_config}_{eval_split}",
         size=num_examples,
         columns=REQUIRED_COLUMNS,
@@ -162,25 +171,28 @@ def winogrande(
     return Task(
         name="benchmarks/winogrande",
         dataset=dataset,
-        solver=[generate()],
+        solver=[
+            mcq_prompt(
+                QUESTION_TEMPLATE,
+                OPTION_LINE,
+                demonstrations=demonstrations,
+                demonstration_template=DEMONSTRATION_TEMPLATE,
+                fewshot_preamble=FEWSHOT_PREAMBLE,
+            ),
+            generate(),
+        ],
         scorer=option_letter_scorer(answer_parse),
         # evalscope's default for API models; greedy decoding for local checkpoints.
         config=GenerateConfig(temperature=0.0),
         metadata={"shots": shots, "dataset_config": dataset_config},
-        version="1.1.0",
+        version="1.2.0",
     )
 
 
-def record_to_sample(record: dict[str, Any], sample_id: str, demonstrations: str = "") -> Sample:
-    """One question; ``demonstrations`` is the few-shot text placed before it."""
+def record_to_sample(record: dict[str, Any], sample_id: str) -> Sample:
+    """One question: the sentence, its two options, the target letter."""
     sentence, options, letter = read_question(record)
-    return Sample(
-        id=sample_id,
-        input=demonstrations + question_text(sentence, options),
-        choices=options,
-        target=letter,
-        metadata={"sentence": sentence, "option1": options[0], "option2": options[1]},
-    )
+    return Sample(id=sample_id, input=sentence, choices=options, target=letter, metadata={})
 
 
 def read_question(record: dict[str, Any]) -> tuple[str, list[str], str]:
@@ -195,50 +207,40 @@ def read_question(record: dict[str, Any]) -> tuple[str, list[str], str]:
     return sentence, options, letter
 
 
-def question_text(sentence: str, options: list[str]) -> str:
-    return QUESTION_TEMPLATE.format(
-        letters=",".join(option_letters(len(options))),
-        sentence=sentence,
-        options=render_options(options),
-    )
+class WinograndeDemonstrations(Mapping[int, dict[str, Any]]):
+    """The train split's rows as demonstrations (``question``, ``choices``, ``answer``),
+    and the draw of each evaluated question (``SeededDraws``): the layout after
+    evalscope's multiple-choice few-shot template (``mcq_prompt``)."""
 
-
-class FewShotPrompts:
-    """The demonstration text for the question at each position of the evaluation split.
-
-    Layout (after evalscope's multiple-choice few-shot template): the preamble, then
-    the demonstrations separated by a blank line, each the sentence, the
-    lettered options and ``ANSWER: <letter>`` on consecutive lines, then a
-    blank line and the question in the 0-shot format.
-    """
-
-    def __init__(self, fewshot_split: LoadedSplit | None, shots: int, seed: int) -> None:
-        self.draws: SeededDraws | None = None
-        if fewshot_split is None:
-            return
+    def __init__(self, fewshot_split: LoadedSplit, shots: int, seed: int) -> None:
         self.rows: datasets.Dataset = fewshot_split.rows
         self.where = fewshot_split.where
         self.draws = SeededDraws(len(self.rows), shots, seed, where=f"winogrande: {self.where}")
-        self.rendered: dict[int, str] = {}
+        self.read: dict[int, dict[str, Any]] = {}
 
-    def demonstrations(self, position: int) -> str:
-        if self.draws is None:
-            return ""
-        blocks = [self._demonstration(i) for i in self.draws.for_question(position)]
-        return FEWSHOT_PREAMBLE + DEMONSTRATION_SEPARATOR.join(blocks) + DEMONSTRATION_SEPARATOR
+    def drawn(self, position: int) -> list[int]:
+        """The demonstrations of the question at ``position``, each read and checked."""
+        indices = self.draws.for_question(position)
+        for index in indices:
+            self[index]
+        return indices
 
-    def _demonstration(self, index: int) -> str:
-        cached = self.rendered.get(index)
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self.rows)))
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        cached = self.read.get(index)
         if cached is None:
             try:
                 sentence, options, letter = read_question(self.rows[index])
             except (KeyError, TypeError, ValueError) as ex:
                 message = ex.args[0] if isinstance(ex, KeyError) and ex.args else ex
                 raise DataError(f"{self.where}, row {index}: {message}") from ex
-            cached = DEMONSTRATION_TEMPLATE.format(
-                sentence=sentence, options=render_options(options), letter=letter
-            )
-            self.rendered[index] = cached
+            cached = {"question": sentence, "choices": options, "answer": letter}
+            self.read[index] = cached
         return cached
 
 

@@ -213,7 +213,7 @@ def without_answer_value(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def check_triviaqa_big_question(samples: list[Sample]) -> None:
-    assert samples[1].input == f"Question: {ONE_MEGABYTE}?\nAnswer:"
+    assert samples[1].input == f"{ONE_MEGABYTE}?"  # the question, whole
 
 
 TRIVIAQA_CASES = [
@@ -441,9 +441,7 @@ def scienceqa_with(row: int, **changes: Any) -> Callable[[Path], Path]:
 
 
 def check_scienceqa_big_question(samples: list[Sample]) -> None:
-    text = samples[1].input
-    assert isinstance(text, str)
-    assert f"Question: {ONE_MEGABYTE}\nOptions:\n" in text
+    assert samples[1].input == ONE_MEGABYTE  # the question, whole
 
 
 def check_repeated_scienceqa_row(samples: list[Sample]) -> None:

@@ -57,11 +57,14 @@ def image_bytes_sha256(part):
             part["image"] = hashlib.sha256(file.read()).hexdigest()
     return part
 
-def describe(sample):
-    if isinstance(sample.input, str):
-        prompt = sample.input
+def describe(task, sample):
+    from benchmarks.prompt_preview import prompt_text
+
+    rendered = prompt_text(task, sample)
+    if isinstance(rendered, str):
+        prompt = rendered
     else:
-        messages = [m.model_dump(exclude={"id"}) for m in sample.input]
+        messages = [m.model_dump(exclude={"id"}) for m in rendered]
         for message in messages:
             if isinstance(message["content"], list):
                 message["content"] = [image_bytes_sha256(part) for part in message["content"]]
@@ -75,7 +78,10 @@ def describe(sample):
         "metadata": sample.metadata,
     }
 
-described = {name: [describe(s) for s in make().dataset] for name, make in TASKS.items()}
+described = {}
+for name, make in TASKS.items():
+    task = make()
+    described[name] = [describe(task, s) for s in task.dataset]
 """
 
 CHILD = BUILD_TASKS + DESCRIBE + "print('SAMPLES ' + json.dumps(described))\n"

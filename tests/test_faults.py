@@ -37,6 +37,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from benchmarks.prompt_preview import prompt_messages, prompt_text
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import JUDGE_FAILURE, simpleqa
 from benchmarks.triviaqa import triviaqa
@@ -152,6 +153,7 @@ def assert_same_samples(final: EvalLog, uninterrupted: EvalLog) -> None:
         expected = reference[sample_id]
         assert sample.error is None, sample_id
         assert comparable(sample.input) == comparable(expected.input), sample_id
+        assert comparable(sample.messages[:-1]) == comparable(expected.messages[:-1]), sample_id
         assert conversation(sample) == conversation(expected), sample_id
         assert sample.scores is not None and expected.scores is not None
         assert {k: v.value for k, v in sample.scores.items()} == {
@@ -228,7 +230,7 @@ def test_triviaqa_errors_are_logged_and_eval_retry_completes_exactly_the_missing
     reference = by_id(uninterrupted)
     for prompt in retried_prompts:  # the few-shot draw of each question survives the retry
         question_id = triviaqa_rows()[triviaqa_position(prompt)]["question_id"]
-        assert prompt == reference[question_id].input
+        assert prompt == reference[question_id].messages[0].text
     assert final.status == "success"
     assert_same_samples(final, uninterrupted)
     assert metrics(final) == metrics(uninterrupted)
@@ -354,8 +356,8 @@ def test_simpleqa_judge_exception_is_retried_and_a_garbled_judge_reply_is_a_judg
 def test_a_failed_sample_of_any_benchmark_can_be_retried(
     tmp_path: Path, make_task: Callable[[], Task]
 ) -> None:
-    first = make_task().dataset[0].input
-    first_prompt = first if isinstance(first, str) else last_user_text(first)
+    task = make_task()
+    first_prompt = last_user_text(prompt_messages(task, task.dataset[0]))
 
     def first_sample_fails(messages: list[ChatMessage]) -> str:
         if last_user_text(messages) == first_prompt:
@@ -481,4 +483,7 @@ def test_a_killed_run_leaves_a_log_that_eval_retry_finishes(
     # Prompts (5-shot draws included) are those of an uninterrupted run.
     expected = {sample.id: sample.input for sample in triviaqa(data_files=files).dataset}
     assert {id: sample.input for id, sample in samples.items()} == expected
+    reference = triviaqa(data_files=files)
+    prompts = {sample.id: prompt_text(reference, sample) for sample in reference.dataset}
+    assert {id: sample.messages[0].text for id, sample in samples.items()} == prompts
     assert time.monotonic() - started < 60

@@ -23,6 +23,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import get_model
 
 from benchmarks.offline_models import oracle_reply
+from benchmarks.prompt_preview import prompt_text
 from benchmarks.triviaqa import triviaqa
 from tests.loopback_server import Fault, LoopbackServer, user_text
 
@@ -68,7 +69,8 @@ class FlakyReplies:
 
 @contextmanager
 def serve(fault_share: float, faults: tuple[Fault, ...] = FAULTS) -> Iterator[FlakyReplies]:
-    prompts = [str(sample.input) for sample in triviaqa(bundled_sample=True).dataset]
+    task = triviaqa(bundled_sample=True)
+    prompts = [str(prompt_text(task, sample)) for sample in task.dataset]
     replies = FlakyReplies(prompts, fault_share, faults)
     with LoopbackServer(replies) as server:
         replies.base_url = server.base_url

@@ -49,7 +49,7 @@ def test_the_registry_name_works_from_any_directory(
     )
     assert log.status == "success"
     assert log.eval.task == "benchmarks/winogrande"
-    assert log.eval.task_version == "1.1.0"
+    assert log.eval.task_version == "1.2.0"
 
 
 @pytest.mark.parametrize("name", TASKS)

@@ -22,7 +22,9 @@ from benchmarks.images import scaled_size
 from benchmarks.lazy_dataset import LazyDataset
 from benchmarks.loading import DataError
 from benchmarks.mcq import parse_option_letter
-from benchmarks.scienceqa import grade_band, prompt_text, record_to_sample, scienceqa
+from benchmarks.prompt_preview import prompt_messages, prompt_text
+from benchmarks.scienceqa import grade_band, record_to_sample, scienceqa
+from tests.prompts import prompt
 from tests.scripted import last_user_text, scripted_model
 
 FIXTURE = Path(__file__).parent / "fixtures" / "scienceqa" / "test_rows.hf.parquet"
@@ -104,22 +106,29 @@ def same_pixels(a: Image.Image, b: Image.Image) -> bool:
 
 
 def test_row_with_image_and_hint_is_image_then_text() -> None:
-    sample = scienceqa(data_files=str(FIXTURE)).dataset[0]
+    task = scienceqa(data_files=str(FIXTURE))
+    sample = task.dataset[0]
     assert isinstance(sample.input, list)
     image = sample.input[0].content[0]
     assert isinstance(image, ContentImage)
+    # the sample holds the image and the question; the solver lays out the prompt
+    question = fixture_records()[0]["question"]
     assert sample.input == [
         ChatMessageUser(
             id=sample.input[0].id,
-            content=[ContentImage(image=image.image), ContentText(text=ROW0_TEXT)],
+            content=[ContentImage(image=image.image), ContentText(text=question)],
         )
     ]
+    [message] = prompt_messages(task, sample)
+    assert message.role == "user" and not isinstance(message.content, str)
+    assert message.content == [ContentImage(image=image.image), ContentText(text=ROW0_TEXT)]
     uri = "data:image/png;base64," + base64.b64encode(fixture_image(0)).decode("ascii")
     assert sent_image_uri(sample) == uri
     assert sample.id == "scienceqa_test_0"
     assert sample.target == "B"
     assert sample.choices == ["0:4", "4:0", "2:2", "1:3", "3:1"]
     assert sample.metadata == {
+        "hint": fixture_records()[0]["hint"],
         "has_image": True,
         "has_hint": True,
         "context_type": "IMG",
@@ -133,8 +142,9 @@ def test_row_with_image_and_hint_is_image_then_text() -> None:
 
 
 def test_row_with_hint_only_is_text() -> None:
-    sample = scienceqa(data_files=str(FIXTURE)).dataset[1]
-    assert sample.input == ROW1_TEXT
+    task = scienceqa(data_files=str(FIXTURE))
+    sample = task.dataset[1]
+    assert prompt(task, 1) == ROW1_TEXT
     assert sample.target == "A"
     assert sample.metadata is not None
     assert (sample.metadata["has_image"], sample.metadata["context_type"]) == (False, "TXT")
@@ -145,8 +155,9 @@ def test_row_with_hint_only_is_text() -> None:
 
 
 def test_row_with_neither_is_text() -> None:
-    sample = scienceqa(data_files=str(FIXTURE)).dataset[2]
-    assert sample.input == ROW2_TEXT
+    task = scienceqa(data_files=str(FIXTURE))
+    sample = task.dataset[2]
+    assert prompt(task, 2) == ROW2_TEXT
     assert sample.target == "B"
     assert sample.metadata is not None
     assert (sample.metadata["has_hint"], sample.metadata["context_type"]) == (False, "NO")
@@ -154,15 +165,15 @@ def test_row_with_neither_is_text() -> None:
 
 
 def test_lmms_eval_prompt_format() -> None:
-    dataset = scienceqa(data_files=str(FIXTURE), prompt_format="lmms_eval").dataset
-    assert dataset[1].input == (
+    task = scienceqa(data_files=str(FIXTURE), prompt_format="lmms_eval")
+    assert prompt(task, 1) == (
         "Context: Select the better estimate.\n"
         "How long does it take to bake lasagna in the oven?\n"
         "A. 33 minutes\n"
         "B. 33 hours\n"
         "Answer with the option's letter from the given choices directly."
     )
-    assert dataset[2].input == (
+    assert prompt(task, 2) == (
         "Which figure of speech is used in this text?\n"
         "Sing, O goddess, the anger of Achilles son of Peleus, that brought countless ills upon "
         "the Achaeans.\n\u2014Homer, The Iliad\n"
@@ -173,16 +184,19 @@ def test_lmms_eval_prompt_format() -> None:
 
 
 def test_braces_in_text_are_kept() -> None:
-    assert prompt_text("f({x})?", ["{a}", "b}"], "{hint}") == (
+    task = scienceqa(data_files=str(FIXTURE))
+    sample = Sample(input="f({x})?", choices=["{a}", "b}"], metadata={"hint": "{hint}"})
+    assert prompt_text(task, sample) == (
         "Context: {hint}\nQuestion: f({x})?\nOptions:\n(A) {a}\n(B) b}\n"
         "Answer with the option letter from the given choices."
     )
 
 
 def test_image_only_row_has_no_context_line() -> None:
-    sample = scienceqa(data_files=str(FIXTURE)).dataset[4]
-    assert not isinstance(sample.input, str)
-    content = sample.input[0].content
+    task = scienceqa(data_files=str(FIXTURE))
+    sample = task.dataset[4]
+    [message] = prompt_messages(task, sample)
+    content = message.content
     assert isinstance(content, list) and isinstance(content[1], ContentText)
     assert content[1].text == (
         "Question: Which material is this path made of?\nOptions:\n(A) plastic\n(B) brick\n"
@@ -286,7 +300,7 @@ def test_image_paths_in_jsonl_are_relative_to_the_file(tmp_path: Path) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     dataset = scienceqa(data_files=str(path))
     assert image_of(dataset.dataset[0])[1] == fixture_image(0)
-    assert dataset.dataset[1].input == ROW1_TEXT
+    assert prompt(dataset, 1) == ROW1_TEXT
     assert [s.id for s in scienceqa(data_files=str(path), subset="image").dataset] == [
         "scienceqa_test_0"
     ]

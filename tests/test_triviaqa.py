@@ -25,6 +25,7 @@ from benchmarks.answer_matching import (
 )
 from benchmarks.loading import DataError
 from benchmarks.triviaqa import triviaqa, triviaqa_metrics
+from tests.prompts import prompt, prompts_of
 from tests.scripted import replies_by_prompt
 
 FIXTURES = Path(__file__).parent / "fixtures" / "triviaqa"
@@ -49,18 +50,14 @@ PROMPT_0_SHOTS_5 = (
 )
 
 
-def prompts(task_dataset, count: int) -> list[str]:
-    return [str(task_dataset[i].input) for i in range(count)]
-
-
 def test_prompt_zero_shot_is_the_question_alone() -> None:
     task = triviaqa(shots=0, data_files=JSONL)
-    assert task.dataset[0].input == QUESTION_0
+    assert prompt(task, 0) == QUESTION_0
 
 
 def test_prompt_one_shot() -> None:
     task = triviaqa(shots=1, data_files=JSONL)
-    assert task.dataset[0].input == (
+    assert prompt(task, 0) == (
         "Question: In the Shakespeare play ‘The Tempest’, Prospero is the overthrown Duke of "
         "‘where’?\nAnswer: Milan\n\n" + QUESTION_0
     )
@@ -68,7 +65,7 @@ def test_prompt_one_shot() -> None:
 
 def test_prompt_five_shots() -> None:
     task = triviaqa(data_files=JSONL)
-    assert task.dataset[0].input == PROMPT_0_SHOTS_5
+    assert prompt(task, 0) == PROMPT_0_SHOTS_5
 
 
 def test_parquet_and_jsonl_give_identical_samples() -> None:
@@ -77,6 +74,7 @@ def test_parquet_and_jsonl_give_identical_samples() -> None:
     assert len(from_jsonl) == len(from_parquet) == 5
     for a, b in zip(from_jsonl, from_parquet, strict=True):
         assert (a.id, a.input, a.target, a.metadata) == (b.id, b.input, b.target, b.metadata)
+    assert prompts_of(triviaqa(data_files=JSONL)) == prompts_of(triviaqa(data_files=PARQUET))
 
 
 def test_default_draw_is_one_sample_of_shots_per_question() -> None:
@@ -91,21 +89,22 @@ def test_default_draw_is_one_sample_of_shots_per_question() -> None:
         expected.append("\n\n".join([*blocks, f"Question: {doc['question']}\nAnswer:"]))
     task = triviaqa(data_files=JSONL)
     # Build out of order: each question's draw depends on its position only.
-    assert [task.dataset[i].input for i in (4, 2, 0, 3, 1)] == [
+    assert [prompt(task, i) for i in (4, 2, 0, 3, 1)] == [
         expected[i] for i in (4, 2, 0, 3, 1)
     ]
 
 
 def test_fewshot_seed_changes_the_draw() -> None:
-    assert triviaqa(data_files=JSONL, fewshot_seed=7).dataset[0].input != PROMPT_0_SHOTS_5
+    assert prompt(triviaqa(data_files=JSONL, fewshot_seed=7), 0) != PROMPT_0_SHOTS_5
 
 
 def test_prompts_identical_across_processes_and_hash_seeds() -> None:
     script = (
         "import json\n"
+        "from benchmarks.prompt_preview import prompt_text\n"
         "from benchmarks.triviaqa import triviaqa\n"
         f"t = triviaqa(data_files={JSONL!r})\n"
-        "print(json.dumps([[s.id, s.input] for s in t.dataset]))\n"
+        "print(json.dumps([[s.id, prompt_text(t, s)] for s in t.dataset]))\n"
     )
     outputs = []
     for seed in ("1", "12345"):
@@ -121,7 +120,7 @@ def test_prompts_identical_across_processes_and_hash_seeds() -> None:
 def test_zero_shots_never_opens_the_fewshot_file(tmp_path: Path) -> None:
     files = {"validation": JSONL["validation"], "train": str(tmp_path / "absent.jsonl")}
     task = triviaqa(shots=0, data_files=files)
-    assert task.dataset[0].input == QUESTION_0
+    assert prompt(task, 0) == QUESTION_0
 
 
 def test_sample_id_target_and_metadata() -> None:
@@ -275,7 +274,7 @@ def test_end_to_end_first_line_extraction(tmp_path: Path) -> None:
 def test_lm_eval_harness_prompt_format() -> None:
     task = triviaqa(shots=1, prompt_format="lm_eval_harness", data_files=JSONL)
     # "?" appended even after a "?"; the demonstration answers with the first alias.
-    assert task.dataset[0].input == (
+    assert prompt(task, 0) == (
         "Question: In the Shakespeare play ‘The Tempest’, Prospero is the overthrown Duke of "
         "‘where’??\nAnswer: The weather in Milan\n\n"
         "Question: Which Lloyd Webber musical premiered in the US on 10th December 1993??\nAnswer:"
@@ -339,7 +338,7 @@ def test_lm_eval_draw_and_chat_layout() -> None:
                 ("assistant", row["answer"]["aliases"][0]),
             ]
         expected.append(("user", lm_eval_question(validation[position])))
-        assert roles_and_texts(task.dataset[position].input) == expected, position
+        assert roles_and_texts(prompt(task, position)) == expected, position
 
 
 def test_lm_eval_draw_in_one_user_message() -> None:
@@ -351,17 +350,16 @@ def test_lm_eval_draw_in_one_user_message() -> None:
             f"{lm_eval_question(row)} {row['answer']['aliases'][0]}" for row in demonstrations
         ]
         expected = "\n\n".join([*blocks, lm_eval_question(validation[position])])
-        assert task.dataset[position].input == expected, position
+        assert prompt(task, position) == expected, position
 
 
 def test_lm_eval_draw_first_question_exactly() -> None:
     """Question 0 of the fixture, byte for byte (the first 5 of Random(1234).sample(train, 6))."""
-    messages = (
+    messages = prompt(
         triviaqa(
             prompt_format="lm_eval_harness", fewshot_as_multiturn=True, data_files=LM_EVAL_ROWS
-        )
-        .dataset[0]
-        .input
+        ),
+        0,
     )
     assert roles_and_texts(messages) == [
         (
@@ -428,7 +426,7 @@ def test_lm_eval_draw_needs_one_row_more_than_shots() -> None:
 
 def test_default_profile_as_chat_turns() -> None:
     task = triviaqa(shots=2, fewshot_as_multiturn=True, data_files=JSONL)
-    assert roles_and_texts(task.dataset[0].input) == [
+    assert roles_and_texts(prompt(task, 0)) == [
         (
             "user",
             "Question: In the Shakespeare play ‘The Tempest’, Prospero is the overthrown "
@@ -677,7 +675,7 @@ EVIDENCE = {
 
 def test_evidence_precedes_every_demonstration_and_the_question() -> None:
     task = triviaqa(shots=1, include_evidence=True, evidence_max_chars=60, data_files=EVIDENCE)
-    assert task.dataset[0].input == (
+    assert prompt(task, 0) == (
         "Evidence: Evidence text number 7 for training.\n"
         "Question: In the Shakespeare play ‘The Tempest’, Prospero is the overthrown Duke of "
         "‘where’?\nAnswer: Milan\n\n"
@@ -688,7 +686,7 @@ def test_evidence_precedes_every_demonstration_and_the_question() -> None:
 
 def test_a_question_without_evidence_documents_has_no_evidence_line() -> None:
     task = triviaqa(shots=0, include_evidence=True, data_files=EVIDENCE)
-    assert task.dataset[2].input == (
+    assert prompt(task, 2) == (
         "Question: Who broke Lou Gehrig's record by playing in his 2131st consecutive "
         "professional baseball game on September 6, 1995?\nAnswer:"
     )
@@ -716,12 +714,14 @@ def test_bulk_reads_give_the_same_samples_as_row_by_row(monkeypatch: pytest.Monk
     assert [(s.id, s.input, s.target, s.metadata) for s in iterated] == [
         (s.id, s.input, s.target, s.metadata) for s in expected
     ]
+    task = triviaqa(data_files=PARQUET)
+    assert prompts_of(task, iterated) == prompts_of(task, expected)
 
 
 def test_a_downloaded_snapshot_folder_loads_offline() -> None:
     task = triviaqa(shots=1, dataset_path=str(FIXTURES / "snapshot"))
     assert len(task.dataset) == 5
-    assert task.dataset[0].input == triviaqa(shots=1, data_files=PARQUET).dataset[0].input
+    assert prompt(task, 0) == prompt(triviaqa(shots=1, data_files=PARQUET), 0)
 
 
 def test_the_inspect_command_prints_the_offline_message_without_a_traceback(

@@ -18,6 +18,7 @@ from inspect_ai.model import ChatMessage
 from benchmarks.loading import DataError, DataUnavailableError
 from benchmarks.mcq import parse_answer_marker
 from benchmarks.winogrande import winogrande
+from tests.prompts import prompt, prompts_of
 from tests.scripted import last_user_text, replies_by_prompt, scripted_model
 
 FIXTURES = Path(__file__).parent / "fixtures" / "winogrande"
@@ -75,16 +76,17 @@ def write_rows(path: Path, rows: list[dict[str, Any]]) -> Path:
 
 
 def test_prompt_bytes_for_real_rows() -> None:
-    dataset = winogrande(data_files=str(VALIDATION)).dataset
-    assert len(dataset) == 5
-    assert dataset[0].input == PROMPT_0
-    assert dataset[4].input == PROMPT_4
+    task = winogrande(data_files=str(VALIDATION))
+    assert len(task.dataset) == 5
+    assert task.dataset[0].input == read_rows(VALIDATION)[0]["sentence"]  # the question alone
+    assert prompt(task, 0) == PROMPT_0
+    assert prompt(task, 4) == PROMPT_4
 
 
 def test_every_prompt_is_the_template_filled_with_its_row() -> None:
-    dataset = winogrande(data_files=str(VALIDATION)).dataset
-    for sample, row in zip(dataset, read_rows(VALIDATION), strict=True):
-        assert sample.input == (
+    task = winogrande(data_files=str(VALIDATION))
+    for text, row in zip(prompts_of(task), read_rows(VALIDATION), strict=True):
+        assert text == (
             f"{INSTRUCTION}\n\n{row['sentence']}\n\nA) {row['option1']}\nB) {row['option2']}"
         )
 
@@ -95,12 +97,10 @@ def test_sample_fields() -> None:
     assert sample.id == "winogrande_xl_validation_2"
     assert sample.target == "B"
     assert sample.choices == ["blanket", "bed"]
-    assert sample.metadata == {
-        "sentence": "They were worried the wine would ruin the bed and the blanket, "
-        "but the _ was't ruined.",
-        "option1": "blanket",
-        "option2": "bed",
-    }
+    assert sample.input == (
+        "They were worried the wine would ruin the bed and the blanket, but the _ was't ruined."
+    )
+    assert sample.metadata == {}
     assert [s.target for s in dataset] == ["B", "A", "B", "A", "B"]
     assert [s.id for s in dataset] == [f"winogrande_xl_validation_{i}" for i in range(5)]
 
@@ -113,8 +113,8 @@ def test_sample_ids_name_the_config() -> None:
 
 def test_braces_in_data_are_kept_verbatim(tmp_path: Path) -> None:
     row = {"sentence": "The {x} beat _ at {0}.", "option1": "{a}", "option2": "b}", "answer": "1"}
-    dataset = winogrande(data_files=str(write_rows(tmp_path / "v.jsonl", [row]))).dataset
-    assert dataset[0].input == f"{INSTRUCTION}\n\nThe {{x}} beat _ at {{0}}.\n\nA) {{a}}\nB) b}}"
+    task = winogrande(data_files=str(write_rows(tmp_path / "v.jsonl", [row])))
+    assert prompt(task, 0) == f"{INSTRUCTION}\n\nThe {{x}} beat _ at {{0}}.\n\nA) {{a}}\nB) b}}"
 
 
 def test_original_release_format_loads_the_same(tmp_path: Path) -> None:
@@ -130,9 +130,9 @@ def test_original_release_format_loads_the_same(tmp_path: Path) -> None:
 
 def test_zero_shots_does_not_load_the_train_split() -> None:
     # No 'train' entry and a train file that does not exist: neither is touched.
-    assert winogrande(data_files={"validation": str(VALIDATION)}).dataset[0].input == PROMPT_0
+    assert prompt(winogrande(data_files={"validation": str(VALIDATION)}), 0) == PROMPT_0
     missing = {"validation": str(VALIDATION), "train": "/nonexistent/train.jsonl"}
-    assert winogrande(data_files=missing).dataset[0].input == PROMPT_0
+    assert prompt(winogrande(data_files=missing), 0) == PROMPT_0
 
 
 def test_shots_need_the_train_split() -> None:
@@ -141,8 +141,7 @@ def test_shots_need_the_train_split() -> None:
 
 
 def test_few_shot_prompt_exact_text() -> None:
-    dataset = winogrande(shots=2, data_files=BOTH_SPLITS).dataset
-    assert dataset[0].input == PROMPT_0_SHOTS_2
+    assert prompt(winogrande(shots=2, data_files=BOTH_SPLITS), 0) == PROMPT_0_SHOTS_2
 
 
 def test_few_shot_draws_follow_the_seeded_rng() -> None:
@@ -168,26 +167,25 @@ def test_few_shot_draws_follow_the_seeded_rng() -> None:
                 + "\n\n"
                 + question
             )
-        dataset = winogrande(shots=3, fewshot_seed=seed, data_files=BOTH_SPLITS).dataset
-        assert [s.input for s in dataset] == expected
+        task = winogrande(shots=3, fewshot_seed=seed, data_files=BOTH_SPLITS)
+        assert prompts_of(task) == expected
 
 
 def test_few_shot_prompts_do_not_depend_on_build_order() -> None:
-    in_order = [s.input for s in winogrande(shots=2, data_files=BOTH_SPLITS).dataset]
-    backwards = winogrande(shots=2, data_files=BOTH_SPLITS).dataset
-    assert [backwards[i].input for i in reversed(range(5))] == in_order[::-1]
-    other_seed = [
-        s.input for s in winogrande(shots=2, fewshot_seed=1, data_files=BOTH_SPLITS).dataset
-    ]
+    in_order = prompts_of(winogrande(shots=2, data_files=BOTH_SPLITS))
+    backwards = winogrande(shots=2, data_files=BOTH_SPLITS)
+    assert [prompt(backwards, i) for i in reversed(range(5))] == in_order[::-1]
+    other_seed = prompts_of(winogrande(shots=2, fewshot_seed=1, data_files=BOTH_SPLITS))
     assert other_seed != in_order
 
 
 def test_prompts_identical_across_processes_and_hash_seeds() -> None:
     code = (
         "import json, sys\n"
+        "from benchmarks.prompt_preview import prompt_text\n"
         "from benchmarks.winogrande import winogrande\n"
-        f"d = winogrande(shots=2, data_files={BOTH_SPLITS!r}).dataset\n"
-        "print(json.dumps([[s.id, s.input] for s in d]))\n"
+        f"t = winogrande(shots=2, data_files={BOTH_SPLITS!r})\n"
+        "print(json.dumps([[s.id, prompt_text(t, s)] for s in t.dataset]))\n"
     )
     outputs = []
     for hash_seed in ("1", "2"):
@@ -465,8 +463,8 @@ def test_undecodable_bytes_name_file_and_line(tmp_path: Path) -> None:
 def test_a_one_megabyte_sentence_is_kept_whole(tmp_path: Path) -> None:
     sentence = "word " * 200_000 + "_ ends it."
     path = write_rows(tmp_path / "v.jsonl", [{**GOOD, "sentence": sentence, "answer": "2"}])
-    sample = winogrande(data_files=str(path)).dataset[0]
-    assert sample.input == f"{INSTRUCTION}\n\n{sentence}\n\nA) Sarah\nB) Maria"
+    task = winogrande(data_files=str(path))
+    assert prompt(task, 0) == f"{INSTRUCTION}\n\n{sentence}\n\nA) Sarah\nB) Maria"
 
 
 def test_bad_row_stops_the_run_before_any_model_call(tmp_path: Path) -> None:

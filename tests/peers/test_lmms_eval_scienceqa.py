@@ -25,12 +25,14 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from inspect_ai import Task
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText, ModelName, ModelOutput
 from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
 from PIL import Image
 
+from benchmarks.prompt_preview import prompt_messages
 from benchmarks.scienceqa import scienceqa
 from tests.peers.peer_env import ROOT, PeerResult, downloaded_wheel, peer_python, record
 
@@ -135,12 +137,12 @@ def run_lmms_eval(
     return results
 
 
-def split_input(sample: Sample) -> tuple[str, list[ContentImage]]:
-    """The prompt text and the images (in message order) of one of our samples."""
-    if isinstance(sample.input, str):
-        return sample.input, []
-    [message] = sample.input
-    assert isinstance(message, ChatMessageUser) and not isinstance(message.content, str)
+def split_input(task: Task, sample: Sample) -> tuple[str, list[ContentImage]]:
+    """The prompt text and the images (in message order) our solvers send for a sample."""
+    [message] = prompt_messages(task, sample)
+    if isinstance(message.content, str):
+        return message.content, []
+    assert isinstance(message, ChatMessageUser)
     parts = message.content
     # lmms-eval puts the visuals first, then the text, in one user turn
     assert isinstance(parts[-1], ContentText)
@@ -235,7 +237,7 @@ def test_scienceqa_against_lmms_eval(tmp_path: Path) -> None:
     same_prompt, same_verdicts, pixel_checks, verdict_checks = [], [], [], []
     differences: list[Any] = []
     for position, (sample, peer) in enumerate(zip(samples, theirs, strict=True)):
-        text, our_images = split_input(sample)
+        text, our_images = split_input(task, sample)
         pixels = same_pixels(our_images, peer["images"])
         pixel_checks.extend(pixels)
         if text == peer["text"] and all(pixels) and sample.target == peer["target"]:
