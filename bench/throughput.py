@@ -280,27 +280,40 @@ def lm_eval_part(args: argparse.Namespace, env: dict[str, str], port: int) -> di
     return {"status": "ok", "version": detail, **summarize(runs, args.samples)}
 
 
+# Benchmarks whose peak memory and start are measured (their full data is large).
+MEMORY_BENCHMARKS = ("scienceqa", "triviaqa")
+
+
 def memory_part(args: argparse.Namespace, env: dict[str, str], work: Path) -> dict[str, Any]:
-    """ScienceQA peak RSS: the full test split and ``--limit 10``, ours and bare."""
-    full = write_inputs("scienceqa", EVERY_ROW, work / "memory", args.data)
-    results: dict[str, Any] = {"rows": full["samples"]}
+    """Peak RSS and wall time of a full run and a ``--limit 10`` run, ours and bare, for each
+    of ``MEMORY_BENCHMARKS``; the bare task also on 10 rows only (what a ``--limit 10`` run
+    of ours, which reads every row, starts against); ours once with empty caches."""
+    results: dict[str, Any] = {}
     connections = ["--max-connections", str(args.connections)]
-    for label, limit in (("full", []), ("limit10", ["--limit", "10"])):
-        for variant, (task, config, opts) in variant_commands(
-            "scienceqa", full, args.data, env, limit + connections
-        ).items():
-            result = inspect_eval(task, config, "scienceqa", SPECS["scienceqa"], opts, env)
-            print(f"  scienceqa {label} {variant}: {describe(result, None)}", flush=True)
-            results[f"{variant}_{label}"] = result
-        # A first run, with empty caches: the child reads the split and fills the image cache.
-        with tempfile.TemporaryDirectory(prefix="bench-image-cache-") as empty:
-            task, config, opts = variant_commands(
-                "scienceqa", full, args.data, env, limit + connections
-            )["ours"]
-            cold_env = {**env, "INSPECT_BENCHMARKS_CACHE": empty}
-            result = inspect_eval(task, config, "scienceqa", SPECS["scienceqa"], opts, cold_env)
-            print(f"  scienceqa {label} ours, empty cache: {describe(result, None)}", flush=True)
-            results[f"ours_{label}_cold"] = result
+    for key in MEMORY_BENCHMARKS:
+        full = write_inputs(key, EVERY_ROW, work / "memory", args.data)
+        few = write_inputs(key, 10, work / "memory_10_rows", args.data)
+        measured: dict[str, Any] = {"rows": full["samples"]}
+        for label, limit in (("full", []), ("limit10", ["--limit", "10"])):
+            commands = variant_commands(key, full, args.data, env, limit + connections)
+            for variant in ("ours", "bare"):
+                task, config, opts = commands[variant]
+                result = inspect_eval(task, config, key, SPECS[key], opts, env)
+                print(f"  {key} {label} {variant}: {describe(result, None)}", flush=True)
+                measured[f"{variant}_{label}"] = result
+            # A first run, with empty caches: the child reads the split (and fills the
+            # image cache).
+            with tempfile.TemporaryDirectory(prefix="bench-empty-cache-") as empty:
+                task, config, opts = commands["ours"]
+                cold_env = {**env, "INSPECT_BENCHMARKS_CACHE": empty}
+                result = inspect_eval(task, config, key, SPECS[key], opts, cold_env)
+                print(f"  {key} {label} ours, empty cache: {describe(result, None)}", flush=True)
+                measured[f"ours_{label}_cold"] = result
+        task, config, opts = variant_commands(key, few, args.data, env, connections)["bare"]
+        result = inspect_eval(task, config, key, SPECS[key], opts, env)
+        print(f"  {key} bare on 10 rows: {describe(result, None)}", flush=True)
+        measured["bare_10_rows"] = result
+        results[key] = measured
     return results
 
 

@@ -10,6 +10,7 @@ import difflib
 import sys
 from pathlib import Path
 
+from benchmarks.catalog import BENCHMARKS
 from benchmarks.offline_models import OfflineModel
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
@@ -26,7 +27,7 @@ __all__ = [
     "winogrande",
 ]
 
-TASK_NAMES = ("scienceqa", "simpleqa", "simpleqa_verified", "triviaqa", "winogrande")
+TASK_NAMES = tuple(sorted(BENCHMARKS))
 EVAL_COMMANDS = ("eval", "eval-set")
 
 

@@ -1,10 +1,10 @@
 """Short-answer extraction, normalization and matching for open QA.
 
-``normalize_answer`` and ``token_f1`` follow the official TriviaQA evaluation
+``normalize_answer`` and ``max_token_f1`` follow the official TriviaQA evaluation
 script (mandarjoshi90/triviaqa ``evaluation/triviaqa_evaluation.py``), itself
 extended from SQuAD v1.1's: underscores to spaces, lowercase, ASCII punctuation
 and the quotes ‘ ’ ´ ` replaced by a space, the articles a/an/the removed,
-whitespace collapsed. ``extract_short_answer(..., "lm_eval_harness")`` and
+whitespace collapsed. ``extract_short_answer(..., "lm_eval")`` and
 ``lm_eval_exact_match`` are lm-evaluation-harness 0.4.13's TriviaQA filter and
 metric (file:line references are to its ``lm_eval`` package).
 """
@@ -17,13 +17,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
-AnswerExtraction = Literal["stop_sequences", "first_line", "lm_eval_harness"]
-
-ANSWER_EXTRACTIONS: tuple[AnswerExtraction, ...] = (
-    "stop_sequences",
-    "first_line",
-    "lm_eval_harness",
-)
+AnswerExtraction = Literal["stop_sequences", "first_line", "lm_eval"]
+# Logs written before 1.4.0 name lm_eval "lm_eval_harness"; re-scoring them still works.
+FORMER_EXTRACTIONS = {"lm_eval_harness": "lm_eval"}
 
 PUNCTUATION = string.punctuation + "‘’´`"
 # Each punctuation character (the underscore among them) to a space, in one
@@ -31,16 +27,20 @@ PUNCTUATION = string.punctuation + "‘’´`"
 _PUNCTUATION_TO_SPACE = str.maketrans(dict.fromkeys(PUNCTUATION, " "))
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _STOP = re.compile(r"[\n.,]")
+# Sent to the server so a reply ends where the extraction would cut it anyway
+# (lm-evaluation-harness sends them as ``until``); the extraction still cuts the
+# reply, for servers that ignore ``stop``. first_line keeps "U.S.".
+STOP_SEQUENCES: dict[str, list[str]] = {
+    "stop_sequences": ["\n", ".", ","],
+    "lm_eval": ["\n", ".", ","],
+    "first_line": ["\n"],
+}
 
 
 def normalize_answer(text: str) -> str:
     text = text.lower().translate(_PUNCTUATION_TO_SPACE)
     text = _ARTICLES.sub(" ", text)
     return " ".join(text.split())
-
-
-def token_f1(prediction: str, ground_truth: str) -> float:
-    return _token_f1(Counter(normalize_answer(prediction).split()), ground_truth)
 
 
 def _token_f1(prediction_counts: Counter[str], ground_truth: str) -> float:
@@ -59,14 +59,15 @@ def extract_short_answer(reply: str, mode: AnswerExtraction = "stop_sequences") 
     ``stop_sequences`` strips the reply and cuts it at the first newline,
     period or comma (lm-evaluation-harness's stop sequences for TriviaQA;
     ``U.S.`` becomes ``U``). ``first_line`` keeps the whole first non-blank
-    line. ``lm_eval_harness`` is lm-evaluation-harness 0.4.13 to the letter:
+    line. ``lm_eval`` is lm-evaluation-harness 0.4.13 to the letter:
     the raw reply cut at the first stop sequence (where a server honouring
     ``stop`` ends it; its chat-completions client cuts nothing itself,
     ``models/openai_completions.py`` 214-230), then its ``remove_whitespace``
     filter, ``str.strip()`` (``filters/extraction.py`` 109-119), so a reply
     starting with a newline is empty.
     """
-    if mode == "lm_eval_harness":
+    mode = FORMER_EXTRACTIONS.get(mode, mode)  # type: ignore[assignment]
+    if mode == "lm_eval":
         return _STOP.split(reply, maxsplit=1)[0].strip()
     text = reply.strip()
     if mode == "stop_sequences":
@@ -116,6 +117,6 @@ def best_match(
 
 
 def max_token_f1(prediction: str, ground_truths: Iterable[str]) -> float:
-    """The best ``token_f1`` over the ground truths (the prediction normalized once)."""
+    """The best official token F1 over the ground truths (the prediction normalized once)."""
     prediction_counts = Counter(normalize_answer(prediction).split())
     return max((_token_f1(prediction_counts, truth) for truth in ground_truths), default=0.0)

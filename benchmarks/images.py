@@ -21,7 +21,6 @@ encoded.
 
 from __future__ import annotations
 
-import base64
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -62,16 +61,6 @@ def _decoding(data: bytes) -> Iterator[None]:
         ) from ex
 
 
-def decode_image(data: bytes) -> Image.Image:
-    """The fully decoded image in ``data``; ``ImageDecodeError`` when it cannot be read."""
-    with _decoding(data):
-        image = Image.open(io.BytesIO(data))
-        # open() only reads the header; load() decodes every pixel, so a
-        # truncated or corrupt body fails here rather than at the model.
-        image.load()
-    return image
-
-
 def scaled_size(size: tuple[int, int], max_side: int | None) -> tuple[int, int]:
     """``size`` scaled down so its longest side is ``max_side`` (unchanged if it fits)."""
     width, height = size
@@ -81,25 +70,12 @@ def scaled_size(size: tuple[int, int], max_side: int | None) -> tuple[int, int]:
     return max(1, round(width * scale)), max(1, round(height * scale))
 
 
-def image_data_uri(
-    data: bytes, *, image_format: ImageFormat = "png", max_side: int | None = None
-) -> str:
-    """A base64 data URI of the RGB image in ``data``.
-
-    Args:
-        data: Encoded image bytes (any format Pillow reads).
-        image_format: ``png`` (lossless) or ``jpeg`` (quality ``JPEG_QUALITY``).
-        max_side: Longest side in pixels after scaling down (None: no resize).
-    """
-    return _data_uri(
-        image_format, encoded_image(data, image_format=image_format, max_side=max_side)
-    )
-
-
 def encoded_image(
     data: bytes, *, image_format: ImageFormat = "png", max_side: int | None = None
 ) -> bytes:
-    """The bytes of the RGB image in ``data`` as sent to the model (see ``image_data_uri``)."""
+    """The bytes of the RGB image in ``data`` as sent to the model: ``image_format``
+    (``png`` lossless, ``jpeg`` at quality ``JPEG_QUALITY``), scaled down so the longest
+    side is at most ``max_side`` (None: no resize)."""
     if image_format not in IMAGE_FORMATS:
         raise ValueError(
             f"unknown image_format {image_format!r}; choose one of {', '.join(IMAGE_FORMATS)}"
@@ -137,7 +113,3 @@ def encoded_image(
     else:
         converted.save(buffer, format="PNG")
     return buffer.getvalue()
-
-
-def _data_uri(image_format: ImageFormat, encoded: bytes) -> str:
-    return f"data:{_MIME_TYPES[image_format]};base64,{base64.b64encode(encoded).decode('ascii')}"

@@ -10,22 +10,19 @@ SimpleQA Verified (Haas et al., 2025, arXiv 2509.07968) grades with the same
 template; its starter code (DeepMind's Kaggle notebook "SimpleQA Verified
 Benchmark Starter Code") parses the reply its own way (``verified_starter``).
 
-This module holds the judge itself: filling the template, calling one judge or
-a panel (every model bound to ``grader``, majority vote), parsing the replies,
-caching verdicts, and the agreement statistic (Fleiss' kappa). Each task file
-composes it with its own data.
+This module holds the judge itself: filling the template (``judge_prompt.py``
+holds it and the parses of the reply), calling one judge or a panel (every
+model bound to ``grader``, majority vote), telling a verdict from an output
+that is none, caching verdicts, and the agreement statistic (Fleiss' kappa).
+Each task file composes it with its own data.
 """
 
 from __future__ import annotations
 
 import logging
-import re
-import string
 from collections import Counter
 from collections.abc import Callable, Sequence
-from importlib.resources import files
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from inspect_ai.model import (
     CachePolicy,
@@ -41,7 +38,19 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 from tenacity import RetryError
 
-from benchmarks.errors import TaskParameterError
+from benchmarks.judge_prompt import (
+    GRADE_NAMES,
+    GRADE_PARSERS,
+    GRADE_PROMPT_FIELDS,
+    GRADER_TEMPLATE,
+    GradeParse,
+    grade_value,
+    parse_grade_official,
+    parse_grade_strict,
+    parse_grade_verified_starter,
+    read_grade_prompt_file,
+    template_problem,
+)
 from benchmarks.lazy_modules import LazyModule
 from benchmarks.model_outputs import candidate_note, no_reply
 from benchmarks.registry_names import also_by_short_name, namespaced
@@ -58,123 +67,22 @@ if TYPE_CHECKING:
 else:
     np = LazyModule("numpy")
 
-# GRADER_TEMPLATE of simple-evals simpleqa_eval.py after .strip(), byte for byte.
-GRADER_TEMPLATE = (
-    files("benchmarks").joinpath("simpleqa_grader_template.txt").read_bytes().decode("utf-8")
-)
-GRADER_TEMPLATE_SHA256 = "063c04ea798f91c4706c050b66a721afc77a458b12d8f0d72286d4b0eee8a3ee"
-GRADE_PROMPT_FIELDS = frozenset({"question", "target", "predicted_answer"})
+__all__ = [
+    "GRADE_PARSERS",
+    "GRADE_PROMPT_FIELDS",
+    "GRADER_TEMPLATE",
+    "GradeParse",
+    "parse_grade_official",
+    "parse_grade_strict",
+    "parse_grade_verified_starter",
+    "read_grade_prompt_file",
+    "simpleqa_scorer",
+    "template_problem",
+]
+
 GRADER_ROLE = "grader"
 
-GRADE_NAMES = {"A": "CORRECT", "B": "INCORRECT", "C": "NOT_ATTEMPTED"}
-GradeParse = Literal["strict", "official", "verified_starter"]
-
 logger = logging.getLogger(__name__)
-
-
-# ---------------------------------------------------------------------------
-# Parsing the judge's reply
-
-
-def parse_grade_strict(reply: str) -> str | None:
-    """``A``, ``B`` or ``C`` when that letter is the whole reply, else None.
-
-    Tolerated around the letter: whitespace, one markdown emphasis
-    (``**A**``, ``*A*``, ``__A__``, ``_A_``, `` `A` ``) and a trailing
-    ``.`` or ``!``.
-    """
-    match = _STRICT_GRADE.fullmatch(reply.strip())
-    return match.group("letter") if match else None
-
-
-_STRICT_GRADE = re.compile(r"(?P<em>\*\*|__|\*|_|`)?(?P<letter>[ABC])[.!]?(?(em)(?P=em))[.!]?")
-
-
-def parse_grade_official(reply: str) -> str:
-    """simple-evals: the first ``A``, ``B`` or ``C`` anywhere in the reply, else ``C``."""
-    match = re.search(r"(A|B|C)", reply)
-    return match.group(0) if match else "C"
-
-
-def parse_grade_verified_starter(reply: str) -> str:
-    """The SimpleQA Verified starter code's parse.
-
-    The first ``A``, ``B`` or ``C`` in the reply; else, on the upper-cased
-    reply, ``"CORRECT" in`` gives A, then ``"INCORRECT" in`` B, then
-    ``"NOT_ATTEMPTED" in`` C, in that order, so a bare "incorrect" reads as A
-    (the B test is never reached: "INCORRECT" contains "CORRECT"); else C.
-    """
-    match = re.search(r"(A|B|C)", reply)
-    if match:
-        return match.group(0)
-    upper = reply.upper()
-    if "CORRECT" in upper:
-        return "A"
-    if "INCORRECT" in upper:  # unreachable, as in the starter code
-        return "B"
-    if "NOT_ATTEMPTED" in upper:
-        return "C"
-    return "C"
-
-
-GRADE_PARSERS: dict[str, Callable[[str], str | None]] = {
-    "strict": parse_grade_strict,
-    "official": parse_grade_official,
-    "verified_starter": parse_grade_verified_starter,
-}
-
-
-def grade_value(grade: str) -> dict[str, float]:
-    """Score value of a grade: 1.0 under its key, 0.0 under the others."""
-    return {key: float(name == grade) for name, key in GRADE_VALUE_KEYS.items()}
-
-
-# ---------------------------------------------------------------------------
-# Templates
-
-
-def template_problem(template: str, fields: frozenset[str]) -> str | None:
-    """Why ``template`` cannot be filled with exactly ``fields``, or None."""
-    try:
-        used = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
-    except ValueError as ex:
-        return f"is not a valid format string ({ex}); write literal braces as {{{{ and }}}}."
-    missing = sorted(fields - used)
-    unknown = sorted(used - fields)
-    if missing:
-        return f"lacks the placeholder(s) {', '.join('{' + name + '}' for name in missing)}."
-    if unknown:
-        return (
-            f"has unknown placeholder(s) {', '.join('{' + name + '}' for name in unknown)}; "
-            f"it may use only {', '.join('{' + name + '}' for name in sorted(fields))} "
-            "(write literal braces as {{ and }})."
-        )
-    try:
-        template.format(**dict.fromkeys(fields, ""))
-    except (ValueError, IndexError, KeyError, AttributeError) as ex:
-        return f"cannot be filled in ({type(ex).__name__}: {ex})."
-    return None
-
-
-def read_grade_prompt_file(path: str, task: str) -> str:
-    """A grader template from a UTF-8 file, checked for its placeholders."""
-    file = Path(path).expanduser()
-    try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TaskParameterError(f"{task}: grade_prompt_file {path}: no such file.") from None
-    except UnicodeDecodeError as ex:
-        raise TaskParameterError(
-            f"{task}: grade_prompt_file {path}: not UTF-8 text ({ex.reason})."
-        ) from None
-    except OSError as ex:
-        raise TaskParameterError(
-            f"{task}: grade_prompt_file {path}: {ex.strerror or ex}."
-        ) from None
-    problem = template_problem(text, GRADE_PROMPT_FIELDS)
-    if problem is not None:
-        raise TaskParameterError(f"{task}: grade_prompt_file {path} {problem}")
-    return text
 
 
 # ---------------------------------------------------------------------------
@@ -441,3 +349,4 @@ def simpleqa_scorer(
         )
 
     return score
+

@@ -20,16 +20,13 @@ model API, registered through the package's Inspect entry point).
 
 from __future__ import annotations
 
-import csv
 import functools
 import hashlib
-import json
 import logging
 import random
 import re
 import string
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from inspect_ai.model import (
     ChatMessage,
@@ -42,19 +39,13 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from benchmarks.errors import UserInputError
-from benchmarks.lazy_modules import LazyModule
 from benchmarks.sample_data import bundled_data_files
-
-if TYPE_CHECKING:
-    import pyarrow.parquet as pq
-else:
-    pq = LazyModule("pyarrow.parquet")
+from benchmarks.spec import KnownQuestion
 
 MODELS = ("oracle", "random")
 DEFAULT_CONFIG = GenerateConfig()
 
 logger = logging.getLogger(__name__)
-ANSWER_FILTER = re.compile(r"[\n.,]")  # TriviaQA's stop characters: an alias without them
 # The last "Gold target: ...\nPredicted answer: ..." of a SimpleQA grader prompt; the
 # template's worked examples number their answers ("Predicted answer 1:"), so do not match.
 GRADER_FIELDS = re.compile(
@@ -68,14 +59,6 @@ DONT_KNOW = ("", "i dont know", "i do not know", "not sure")  # after _comparabl
 
 class OfflineModelError(UserInputError):
     """A prompt the offline models cannot answer."""
-
-
-@dataclass(frozen=True)
-class KnownQuestion:
-    """A bundled question: texts that identify it in a prompt, and the oracle's reply."""
-
-    keys: tuple[str, ...]
-    reply: str
 
 
 @modelapi(name="benchmarks")
@@ -205,26 +188,12 @@ def find_known_question(prompt: str) -> KnownQuestion | None:
 
 @functools.cache
 def known_questions() -> tuple[KnownQuestion, ...]:
-    files = {task: bundled_data_files(task) for task in _bundled_tasks()}
+    """Every bundled question, by each benchmark's own rule (its spec's ``oracle``)."""
+    from benchmarks.catalog import specs
+
     questions: list[KnownQuestion] = []
-    for record in _jsonl(files["triviaqa"]["validation"]):
-        aliases = [a for a in record["answer"]["aliases"] if not ANSWER_FILTER.search(a)]
-        reply = aliases[0] if aliases else record["answer"]["value"]
-        questions.append(KnownQuestion((f"Question: {record['question']}",), reply))
-    for record in _jsonl(files["winogrande"]["validation"]):
-        letter = {"1": "A", "2": "B"}[record["answer"]]
-        keys = (record["sentence"], record["option1"], record["option2"])
-        questions.append(KnownQuestion(keys, f"ANSWER: {letter}"))
-    scienceqa = pq.read_table(
-        files["scienceqa"]["test"], columns=["question", "choices", "answer", "hint"]
-    )
-    for record in scienceqa.to_pylist():
-        keys = (record["question"], *record["choices"], record["hint"] or "")
-        questions.append(KnownQuestion(keys, string.ascii_uppercase[record["answer"]]))
-    for task in ("simpleqa", "simpleqa_verified"):
-        for path in files.get(task, {}).values():
-            for record in _records(path):
-                questions.append(KnownQuestion((record["problem"],), record["answer"]))
+    for name, spec in specs().items():
+        questions += spec.oracle(bundled_data_files(name))
     return tuple(questions)
 
 
@@ -236,28 +205,3 @@ def bundled_free_text_answers() -> tuple[str, ...]:
         if not question.reply.startswith("ANSWER: ") and len(question.reply) > 1
     ]
     return tuple(sorted(set(answers)))
-
-
-def _bundled_tasks() -> list[str]:
-    from importlib.resources import files
-
-    folder = files("benchmarks.sample_data")
-    return sorted(item.name for item in folder.iterdir() if item.is_dir() and item.name[0] != "_")
-
-
-def _records(path: str) -> list[dict[str, Any]]:
-    if path.endswith(".csv"):
-        return _csv(path)
-    if path.endswith(".parquet"):
-        return pq.read_table(path).to_pylist()
-    return _jsonl(path)
-
-
-def _jsonl(path: str) -> list[dict[str, Any]]:
-    with open(path, encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
-
-
-def _csv(path: str) -> list[dict[str, Any]]:
-    with open(path, encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))

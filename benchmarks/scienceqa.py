@@ -30,65 +30,55 @@ inspect eval --run-config configs/scienceqa_lmms_eval.yaml --model openai/gpt-4o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
 from inspect_ai.scorer import Metric, accuracy, grouped, stderr
-from inspect_ai.solver import Solver, generate
+from inspect_ai.solver import generate
 
-from benchmarks.errors import DataError
-from benchmarks.image_cache import ImageFiles
-from benchmarks.images import IMAGE_FORMATS, ImageDecodeError, ImageFormat
-from benchmarks.lazy_dataset import LazyDataset, announce_cut
+from benchmarks.data_source import DataSource, HubDataset, rows_dataset
+from benchmarks.images import ImageDecodeError, ImageFormat
 from benchmarks.loading import DataFiles
 from benchmarks.mcq import option_letter_scorer, parse_failure_rate
-from benchmarks.mcq_prompt import mcq_prompt, option_letters
-from benchmarks.parameters import ParameterCheck
+from benchmarks.mcq_prompt import option_letters
+from benchmarks.profiles import profile_named
+from benchmarks.profiles.scienceqa import PROFILES, AnswerParse, ProfileName, PromptFormat
 from benchmarks.registry_names import namespaced
-from benchmarks.sample_data import data_files_for
+from benchmarks.sample_data import parquet_records
+from benchmarks.scienceqa_prompts import scienceqa_prompt
 from benchmarks.scienceqa_rows import (
     DATASET_PATH,
+    DATASET_REVISION,
     REQUIRED_COLUMNS,
     PreparedDataset,
-    RowsSource,
     checked_fields,
     grade_band,
+    image_options,
+    subset_rows,
 )
+from benchmarks.spec import BenchmarkSpec, CompareMetric, KnownQuestion
+from benchmarks.task_parameters import FROM_PROFILE, Minimum, NoneMeans, task_arguments
 
 __all__ = ["DATASET_PATH", "REQUIRED_COLUMNS", "grade_band", "record_to_sample", "scienceqa"]
-SPLITS = ("train", "validation", "test")
-SUBSETS = ("all", "image", "no_image")
-PROMPT_STYLES = ("default", "lmms_eval")
+DATASET = HubDataset(
+    DATASET_PATH,
+    revision=DATASET_REVISION,
+    pinned_by="apple/embedding-atlas (docs/examples/datasets.js: its train file and sha256)",
+)
+Split = Literal["train", "validation", "test"]
+Subset = Literal["all", "image", "no_image"]
 
-CONTEXT_TEMPLATE = "Context: {hint}\n"
-
-# prompt_format -> (template, option line) of mcq_prompt, after the optional context line.
-PROMPT_TEMPLATES = {
-    # Context: ...\nQuestion: ...\nOptions:\n(A) ...\n(B) ...\nAnswer with the option letter ...
-    "default": (
-        "{context}Question: {question}\nOptions:\n{options}\n"
-        "Answer with the option letter from the given choices.",
-        "({letter}) {choice}",
-    ),
-    # lmms-eval's sqa_doc_to_text with the default post_prompt of scienceqa.yaml.
-    "lmms_eval": (
-        "{context}{question}\n{options}\n"
-        "Answer with the option's letter from the given choices directly.",
-        "{letter}. {choice}",
-    ),
-}
+# answer_parse -> benchmarks.mcq.LETTER_PARSERS
+LETTER_PARSER = {"option_letter": "option_letter", "lmms_eval": "option_letter_strict"}
 
 # The paper's breakdowns: subject (NAT/SOC/LAN), context (TXT/IMG/NO), grades.
 # ``context_type`` is exclusive (IMG, else TXT, else NO); the paper's TXT column
 # counts every question with a hint, image or not, which is ``has_hint=True``.
 BREAKDOWNS = ("subject", "context_type", "grade_band")
-
-Subset = Literal["all", "image", "no_image"]
-PromptFormatName = Literal["default", "lmms_eval"]
 
 
 @task(
@@ -97,111 +87,111 @@ PromptFormatName = Literal["default", "lmms_eval"]
     "option-letter accuracy by subject, context and grade",
 )
 def scienceqa(
-    split: str = "test",
+    profile: ProfileName = "default",
+    prompt_format: Annotated[PromptFormat | None, NoneMeans(FROM_PROFILE)] = None,
+    answer_parse: Annotated[AnswerParse | None, NoneMeans(FROM_PROFILE)] = None,
+    eval_split: Split = "test",
     subset: Subset = "all",
-    num_examples: int | None = None,
-    strict_parse: bool = False,
-    prompt_format: PromptFormatName = "default",
+    num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
     image_format: ImageFormat = "png",
-    max_image_side: int | None = None,
+    max_image_side: Annotated[int | None, Minimum(1), NoneMeans("full size")] = None,
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
     bundled_sample: bool = False,
+    **unknown: Any,
 ) -> Task:
     """ScienceQA multiple choice, with the image (if any) before the text.
 
     Args:
-        split: ``test`` (4,241 rows), ``validation`` (4,241) or ``train`` (12,726).
+        profile: ``default`` (this project's layout and a tolerant reply rule)
+            or ``lmms_eval_0.7.3`` (lmms-eval 0.7.3's ``scienceqa``: its
+            prompt, its reply rule, at most 16 tokens at temperature 0); the
+            switches below default to the profile's.
+        prompt_format: ``default`` (``Question:``/``Options:`` with ``(A)``
+            options) or ``lmms_eval`` (lmms-eval 0.7.3's ``A.`` options and
+            "Answer with the option's letter from the given choices directly.").
+        answer_parse: ``option_letter`` reads the reference rule (the reply
+            is the letter, or starts with ``X.``) and also ``(B)``, ``B)``,
+            ``Answer: B`` and ``The answer is B.``; ``lmms_eval`` the
+            reference rule alone.
+        eval_split: ``test`` (4,241 rows), ``validation`` (4,241) or ``train``
+            (12,726).
         subset: ``all``, ``image`` (rows with an image: 2,017 in test) or
             ``no_image``.
         num_examples: Evaluate only the first this many rows of the subset
             (None: all). Unlike ``--limit``, rows past it are never built.
-        strict_parse: Score with the reference rule only (the reply is the
-            letter, or starts with ``X.``); by default ``(B)``, ``B)``,
-            ``Answer: B`` and ``The answer is B.`` are read too.
-        prompt_format: ``default`` (``Question:``/``Options:`` with ``(A)``
-            options) or ``lmms_eval`` (lmms-eval 0.7.3's ``A.`` options and
-            "Answer with the option's letter from the given choices directly.").
         image_format: ``png`` (lossless; an RGB PNG source is sent as is) or
             ``jpeg`` (quality 95).
         max_image_side: Scale images down so the longest side is at most this
             many pixels (None: send them at full size).
         dataset_path: Hub id, local snapshot folder or local data file.
-        data_files: Local file for ``split``, or mapping split -> file
+        data_files: Local file for ``eval_split``, or mapping split -> file
             (parquet with the Image feature, or jsonl/json/csv whose ``image``
             is a path relative to the file).
         bundled_sample: Read the 20 real test rows (9 with an image) shipped
             with the package instead of the Hub or a file (a try-out, offline;
             not a measurement).
     """
-    num_examples, max_image_side = _check_parameters(
-        split=split,
-        subset=subset,
-        strict_parse=strict_parse,
-        prompt_format=prompt_format,
-        image_format=image_format,
-        max_image_side=max_image_side,
-        num_examples=num_examples,
+    args = task_arguments(
+        scienceqa,
+        locals(),
+        renamed={
+            "split": "eval_split",
+            "strict_parse": "answer_parse (strict_parse=true is answer_parse=lmms_eval)",
+        },
     )
-    data_files = data_files_for(
-        "scienceqa", bundled_sample, dataset_path, data_files, splits=[split]
+    settings = profile_named("scienceqa", PROFILES, profile).with_overrides(args)
+    source = DataSource(
+        "scienceqa",
+        "ScienceQA",
+        DATASET,
+        dataset_path=dataset_path,
+        data_files=data_files,
+        bundled_sample=bundled_sample,
+        splits=[eval_split],
     )
     rows = PreparedDataset(
-        RowsSource(
-            split=split,
-            dataset_path=dataset_path,
-            data_files=data_files,
-            image_format=image_format,
-            max_side=max_image_side,
+        source.request(
+            eval_split,
+            columns=REQUIRED_COLUMNS,
+            shape="scienceqa",
+            options=image_options(image_format, args.max_image_side),
         )
     )
     return Task(
         name="benchmarks/scienceqa",
-        dataset=scienceqa_dataset(
+        dataset=rows_dataset(
             rows,
-            split=split,
-            subset=subset,
-            num_examples=num_examples,
+            lambda row, record: record_to_sample(
+                record, f"scienceqa_{eval_split}_{row}", image_file=rows.image_file(row)
+            ),
+            name=f"scienceqa_{eval_split}" + ("" if subset == "all" else f"_{subset}"),
+            num_examples=args.num_examples,
+            indices=subset_rows(rows, subset),
         ),
-        solver=[scienceqa_prompt(prompt_format), generate()],
-        scorer=option_letter_scorer("option_letter_strict" if strict_parse else "option_letter"),
+        solver=[scienceqa_prompt(settings.prompt_format), generate()],
+        scorer=option_letter_scorer(LETTER_PARSER[settings.answer_parse]),
         metrics=scienceqa_metrics(),
+        config=settings.generate,
+        metadata={"profile": settings.name, **settings.switches(), **source.metadata()},
         version="1.1.0",
     )
-
-
-def scienceqa_prompt(prompt_format: PromptFormatName = "default") -> Solver:
-    """The ScienceQA question of ``prompt_format``, the image (if any) before the text."""
-    template, option_line = PROMPT_TEMPLATES[prompt_format]
-    return mcq_prompt(template, option_line, context_template=CONTEXT_TEMPLATE, image_first=True)
 
 
 def record_to_sample(
     record: dict[str, Any],
     sample_id: str,
-    *,
-    image_format: ImageFormat = "png",
-    max_image_side: int | None = None,
-    image_folder: Path | None = None,
-    image_file: Callable[[], Path | None] | None = None,
+    image_file: Callable[[], Path | None] = lambda: None,
 ) -> Sample:
-    """One ScienceQA row as a sample; ``record["image"]`` holds undecoded bytes or a path.
+    """One ScienceQA row as a sample: the question, after the image when the row has one;
+    the choices; the hint in the metadata, for ``scienceqa_prompt`` to lay out.
 
-    The input is the question, after the image when the row has one; the
-    options are the choices and the hint is kept in the metadata, for
-    ``scienceqa_prompt`` to lay out. The image part names a file of the
-    verified image cache holding the exact bytes sent: Inspect reads it into
-    the same data URI when the sample starts, so the model and the log see
-    what an inline data URI gave, while the dataset holds a path (see
-    ``image_cache.cached_source_image``). ``image_file`` gives that file
-    (default: from ``record["image"]``).
+    ``image_file`` gives the row's file in the verified image cache, holding the
+    exact bytes sent: Inspect reads it into the same data URI when the sample
+    starts, while the dataset holds a path (``image_cache.cached_source_image``).
     """
     fields = checked_fields(record)
     choices, hint = fields["choices"], fields["hint"]
-    if image_file is None:
-        image_file = ImageFiles(None, image_folder, image_format, max_image_side).record_file(
-            record
-        )
     try:
         image = image_file()
     except ImageDecodeError as ex:
@@ -233,39 +223,6 @@ def record_to_sample(
     )
 
 
-def scienceqa_dataset(
-    rows: PreparedDataset,
-    *,
-    split: str,
-    subset: Subset,
-    num_examples: int | None,
-) -> LazyDataset:
-    """The subset's first ``num_examples`` rows, each built into a sample when first read."""
-    indices = _subset_indices(rows, subset)
-    size = len(rows.prepared.records)
-    announce_cut(num_examples, size if indices is None else len(indices), rows.where)
-    if indices is not None and num_examples is not None:
-        indices = indices[:num_examples]
-
-    def build(row: int) -> Sample:
-        try:
-            return record_to_sample(
-                rows.record(row), f"scienceqa_{split}_{row}", image_file=rows.image_file(row)
-            )
-        except (KeyError, TypeError, ValueError) as ex:
-            if isinstance(ex, DataError):
-                raise
-            raise DataError(f"{rows.where}, row {row}: {ex}") from ex
-
-    return LazyDataset(
-        build,
-        size if num_examples is None else min(num_examples, size),
-        name=f"scienceqa_{split}" + ("" if subset == "all" else f"_{subset}"),
-        location=rows.where,
-        indices=indices,
-    )
-
-
 def scienceqa_metrics() -> list[Metric | dict[str, list[Metric]]]:
     """Accuracy, its stderr, parse failures, and the paper's breakdowns of accuracy."""
     return [
@@ -277,41 +234,27 @@ def scienceqa_metrics() -> list[Metric | dict[str, list[Metric]]]:
     ]
 
 
-def _subset_indices(rows: PreparedDataset, subset: str) -> list[int] | None:
-    """Row numbers of the subset (None: every row)."""
-    if subset == "all":
-        return None
-    prepared = rows.prepared
-    if prepared.image_rows is None:
-        raise DataError(f"{rows.where}: {prepared.image_column_error or 'no image column'}")
-    if subset == "image":
-        indices = prepared.image_rows
-    else:
-        with_image = set(prepared.image_rows)
-        indices = [row for row in range(len(prepared.records)) if row not in with_image]
-    if not indices:
-        raise DataError(f"{rows.where}: no rows in subset {subset!r}.")
-    return indices
+def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
+    """The bundled questions: known by the question, its choices and its hint; answered
+    with the letter."""
+    records = parquet_records(files["test"], columns=["question", "choices", "answer", "hint"])
+    return [
+        KnownQuestion(
+            (r["question"], *r["choices"], r["hint"] or ""), option_letters(26)[r["answer"]]
+        )
+        for r in records
+    ]
 
 
-def _check_parameters(
-    *,
-    split: str,
-    subset: str,
-    strict_parse: bool,
-    prompt_format: str,
-    image_format: str,
-    max_image_side: int | None,
-    num_examples: int | None,
-) -> tuple[int | None, int | None]:
-    """Fail on the first bad parameter; return ``num_examples`` and ``max_image_side``."""
-    check = ParameterCheck("scienceqa")
-    check.choice("split", split, SPLITS)
-    check.choice("subset", subset, SUBSETS)
-    check.boolean("strict_parse", strict_parse)
-    check.choice("prompt_format", prompt_format, PROMPT_STYLES)
-    check.choice("image_format", image_format, IMAGE_FORMATS)
-    return (
-        check.optional_integer("num_examples", num_examples, minimum=1, none_means="all rows"),
-        check.optional_integer("max_image_side", max_image_side, minimum=1, none_means="full size"),
-    )
+SPEC = BenchmarkSpec(
+    name="scienceqa",
+    title="ScienceQA",
+    task=scienceqa,
+    scorer="option_letter_scorer",
+    value_keys=(),
+    compare_metrics=(CompareMetric("accuracy", mean_of="correct"),),
+    category_metrics=("accuracy",),
+    breakdowns=BREAKDOWNS,
+    oracle=oracle_questions,
+    profiles=PROFILES,
+)

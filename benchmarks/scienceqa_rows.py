@@ -1,50 +1,46 @@
-"""ScienceQA rows prepared once, in a child process: checked fields and image cache files.
+"""ScienceQA's rows: checked fields and verified image files, prepared in the child.
 
-Reading the split takes ``datasets`` and pyarrow, about 140 MB that a process
-keeps to its end once they are imported. So a child process reads it
-(``python -m benchmarks.scienceqa_prepare``): it checks every row's fields, puts
+The split is read by the child process of ``prepared_rows.py`` in the
+``scienceqa`` shape (``ScienceQAShape``): it checks every row's fields, puts
 every image into the verified image cache (``image_cache.py``) and writes the
-rows as JSON lines, without the images, to
-``$INSPECT_BENCHMARKS_CACHE/scienceqa_rows``. The eval process reads that
-file alone: it never imports a data library, and holds what a task reading
-ready prompts from JSON lines would hold.
-
-A local data file's rows are written once and reused while the file keeps
-its path, size, inode and modification time (and the image options and
-Pillow version stay the same); the Hub or a snapshot folder are read by the
-child every time (the Hugging Face cache decides what is current there). An
-image file named by a path is checked by its size and modification time, and
-each cache entry by its sha256, when its sample is built: a change or damage
-sends the rows back to the child, which rebuilds what it must.
+rows without their images. The rows are reused as that module says, keyed
+also by the image options, Pillow's version and the image cache's. An image
+file named by a path is checked by its size and modification time, and each
+cache entry by its sha256, when its sample is built: a change or damage sends
+the rows back to the child, which rebuilds what it must.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import os
 import re
-import subprocess
-import sys
-import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from benchmarks import download
-from benchmarks.errors import DataError, DataUnavailableError
-from benchmarks.image_cache import IMAGE_CACHE_VERSION, ImageCacheError, entry_problem
-from benchmarks.images import ImageFormat
-from benchmarks.loading import DataFiles, local_data_file
+from benchmarks.errors import DataError
+from benchmarks.image_cache import IMAGE_CACHE_VERSION, ImageCacheError, ImageFiles, entry_problem
+from benchmarks.images import ImageDecodeError, ImageFormat
+from benchmarks.lazy_modules import LazyModule
+from benchmarks.loading import LoadedSplit, local_path
+from benchmarks.prepared_rows import RowsRequest, prepared_rows
 from benchmarks.records import field, string_list
 
-DATASET_PATH = "derek-thomas/ScienceQA"
+if TYPE_CHECKING:
+    import datasets
+    import pyarrow as pa
+    import pyarrow.compute as pc
+else:
+    datasets = LazyModule("datasets")
+    pa = LazyModule("pyarrow")
+    pc = LazyModule("pyarrow.compute")
 
-# Bumped when what a rows file holds changes; part of every file's key.
-ROWS_VERSION = 1
+DATASET_PATH = "derek-thomas/ScienceQA"
+# The Hub commit read by default: the parquet layout (apple/embedding-atlas pins it
+# and checks its train file's sha256).
+DATASET_REVISION = "f18b0a70359ebfb41f658fd564208d0355b013f4"
 
 REQUIRED_COLUMNS = (
     "image",
@@ -59,26 +55,9 @@ REQUIRED_COLUMNS = (
     "skill",
 )
 
-# Exceptions of the child that are the user's to fix, re-raised as they are.
-USER_ERRORS: dict[str, type[Exception]] = {
-    "DataError": DataError,
-    "DataUnavailableError": DataUnavailableError,
-    "ImageCacheError": ImageCacheError,
-}
-
 _GRADE = re.compile(r"grade(\d{1,2})")
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass
-class PreparedRows:
-    """The rows of one split as the child wrote them."""
-
-    where: str
-    records: list[dict[str, Any]]
-    image_rows: list[int] | None
-    image_column_error: str | None
 
 
 def checked_fields(record: dict[str, Any]) -> dict[str, Any]:
@@ -120,132 +99,27 @@ def grade_band(grade: str) -> str:
     return "G1-6" if number <= 6 else "G7-12"
 
 
-class RowsSource:
-    """Where a split's rows come from, and the child process that prepares them."""
-
-    def __init__(
-        self,
-        *,
-        split: str,
-        dataset_path: str | None,
-        data_files: DataFiles | None,
-        image_format: ImageFormat,
-        max_side: int | None,
-    ) -> None:
-        self.request: dict[str, Any] = {
-            "split": split,
-            "dataset_path": dataset_path,
-            "data_files": _json_data_files(data_files),
-            "image_format": image_format,
-            "max_side": max_side,
-        }
-        local = local_data_file("ScienceQA", split, dataset_path, data_files)
-        self.rows_file = None if local is None else _rows_file(local, self.request)
-        # as load_split names a local file (the rows file may be another spelling's)
-        self.where = None if local is None else f"{local} ({split} split)"
-
-    def rows(self) -> tuple[PreparedRows, bool]:
-        """The prepared rows, and whether they were read from a rows file of an earlier run."""
-        if self.rows_file is not None:
-            try:
-                return read_rows(self.rows_file, self.where), True
-            except (OSError, ValueError, KeyError, TypeError, AttributeError):
-                pass  # missing, damaged, or not written by this version: prepared again below
-        return self.prepare(), False
-
-    def prepare(self) -> PreparedRows:
-        """Run the child; re-raise its user errors, log its warnings, read its rows."""
-        with tempfile.TemporaryDirectory(prefix="scienceqa-rows-") as work:
-            result_file = Path(work) / "result.json"
-            request = {**self.request, "rows_file": str(self.rows_file or Path(work) / "rows")}
-            request["result_file"] = str(result_file)
-            returncode, stderr = _run_child(request)
-            try:
-                result = json.loads(result_file.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                tail = "\n".join(stderr.strip().splitlines()[-20:])
-                raise RuntimeError(
-                    f"Reading the ScienceQA rows failed (exit code {returncode}):\n{tail}"
-                ) from None
-            for name, warning in result.get("warnings", []):
-                logging.getLogger(name).warning(warning)
-            if "error" in result:
-                raise USER_ERRORS[result["error_type"]](result["error"])
-            return read_rows(Path(request["rows_file"]), self.where)
-
-
-def _run_child(request: dict[str, Any]) -> tuple[int, str]:
-    """Run the child on ``request``; its standard error is shown as it comes, and returned."""
-    package_root = str(Path(__file__).resolve().parent.parent)
-    env = {**os.environ}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-    # -P: the working directory is not put on sys.path, so a folder named
-    # "benchmarks" (or Inspect having changed into ours) cannot shadow a module.
-    command = [sys.executable, "-P", "-m", "benchmarks.scienceqa_prepare"]
-    try:
-        child = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            env=env,
-        )
-    except OSError as ex:
-        raise RuntimeError(
-            f"Reading the ScienceQA rows needs a child process ({' '.join(command)}), "
-            f"which could not be started: {ex}"
-        ) from ex
-    assert child.stdin is not None and child.stderr is not None
-    with child:
-        child.stdin.write(json.dumps(request).encode("utf-8"))
-        child.stdin.close()
-        shown: list[bytes] = []
-        # datasets' download and progress messages, as when it ran in this process
-        while chunk := os.read(child.stderr.fileno(), 65536):
-            shown.append(chunk)
-            sys.stderr.write(chunk.decode("utf-8", errors="replace"))
-            sys.stderr.flush()
-    return child.returncode, b"".join(shown).decode("utf-8", errors="replace")
-
-
-def read_rows(path: Path, where: str | None = None) -> PreparedRows:
-    """The rows of a rows file; ``where`` (default: the writer's) names their source."""
-    with path.open(encoding="utf-8") as file:
-        header = json.loads(file.readline())
-        if not isinstance(header, dict) or header.get("version") != ROWS_VERSION:
-            raise ValueError(f"{path}: not a rows file of this version")
-        records = [json.loads(line) for line in file]
-    if len(records) != header["rows"] or not all(isinstance(r, dict) for r in records):
-        raise ValueError(f"{path}: {len(records)} rows, the header says {header['rows']}")
-    return PreparedRows(
-        where=where or header["where"],
-        records=records,
-        image_rows=header["image_rows"],
-        image_column_error=header["image_column_error"],
-    )
-
-
 class PreparedDataset:
     """Rows of one split for sample building: checked fields and verified image files."""
 
-    def __init__(self, source: RowsSource) -> None:
-        self.source = source
-        self.prepared, self.from_earlier_run = source.rows()
+    def __init__(self, request: RowsRequest) -> None:
+        self.request = request
+        self.prepared = prepared_rows(request)
 
     @property
     def where(self) -> str:
         return self.prepared.where
 
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        return self.prepared.records
+
     def record(self, row: int) -> dict[str, Any]:
         """Row ``row``'s checked fields; a row the child found bad raises its error."""
-        record = self.prepared.records[row]
-        if "error" in record and self.from_earlier_run:
+        if "error" in self.prepared.records[row] and self.prepared.from_earlier_run:
             # an image file may have been fixed since: the child reads the rows again
-            self.prepared, self.from_earlier_run = self.source.prepare(), False
-            record = self.prepared.records[row]
-        if "error" in record:
-            raise DataError(f"{self.where}, row {row}: {record['error']}")
-        return record
+            self.prepared = prepared_rows(self.request, again=True)
+        return self.prepared.record(row)
 
     def image_file(self, row: int) -> Callable[[], Path | None]:
         """The row's image cache file, checked (its source and its content) when called."""
@@ -257,7 +131,7 @@ class PreparedDataset:
             problem = _image_problem(record)
             if problem is not None:
                 logger.info(f"{self.where}, row {row}: {problem}; preparing the rows again.")
-                self.prepared, self.from_earlier_run = self.source.prepare(), False
+                self.prepared = prepared_rows(self.request, again=True)
                 record = self.record(row)
                 problem = _image_problem(record)
                 if problem is not None:
@@ -265,6 +139,94 @@ class PreparedDataset:
             return Path(record["image_file"])
 
         return file
+
+
+class ScienceQAShape:
+    """In the child: each row's checked fields, its image put into the verified cache
+    (``image_file``, and ``image_source`` for an image named by path), and the rows with
+    an image (the header's ``image_rows``)."""
+
+    def __init__(self, loaded: LoadedSplit, request: RowsRequest) -> None:
+        self.rows = undecoded_images(loaded.rows)
+        self.images = ImageFiles(
+            self.rows,
+            _image_folder(request),
+            image_format=request.options["image_format"],
+            max_side=request.options["max_side"],
+            record_columns=REQUIRED_COLUMNS,
+        )
+        self.columns = self.images.record_columns or list(REQUIRED_COLUMNS)
+
+    def header(self) -> dict[str, Any]:
+        try:
+            return {"image_rows": rows_with_image(self.rows), "image_column_error": None}
+        except ValueError as ex:
+            return {"image_rows": None, "image_column_error": str(ex)}
+
+    def record(self, row: int, values: dict[str, Any]) -> dict[str, Any]:
+        fields = checked_fields(values)
+        try:
+            image = self.images.file(row, values)
+        except ImageDecodeError as ex:
+            raise ImageDecodeError(f"field 'image': {ex}") from ex
+        fields["image_file"] = None if image is None else str(image)
+        source = None if image is None else self.images.source_file(row, values)
+        if source is not None:
+            # an image named by path: its sample checks that the file is still the one read
+            stat = source.stat()
+            fields["image_source"] = [str(source.resolve()), stat.st_size, stat.st_mtime_ns]
+        return fields
+
+
+def image_options(image_format: ImageFormat, max_side: int | None) -> dict[str, Any]:
+    """The ``scienceqa`` shape's options: what each image cache entry depends on."""
+    return {
+        "image_format": image_format,
+        "max_side": max_side,
+        "pillow": version("pillow"),
+        "image_cache": IMAGE_CACHE_VERSION,
+    }
+
+
+def undecoded_images(rows: datasets.Dataset) -> datasets.Dataset:
+    # Rows then hold the encoded bytes: nothing is decoded until a sample is built.
+    feature = rows.features.get("image")
+    if isinstance(feature, datasets.Image) and feature.decode:
+        return rows.cast_column("image", datasets.Image(decode=False))
+    return rows
+
+
+def rows_with_image(rows: datasets.Dataset) -> list[int]:
+    """Row numbers of the rows with an image, read from the Arrow column without decoding."""
+    column = rows.data.table.column("image")
+    if pa.types.is_struct(column.type):
+        has_bytes = pc.is_valid(pc.struct_field(column, "bytes"))
+        path = pc.struct_field(column, "path")
+        has_path = pc.and_(pc.is_valid(path), pc.not_equal(pc.utf8_length(path), 0))
+        has_image = pc.or_(has_bytes, pc.fill_null(has_path, False))
+    elif pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+        has_image = pc.fill_null(pc.not_equal(pc.utf8_length(column), 0), False)
+    elif pa.types.is_null(column.type):
+        has_image = pa.chunked_array([pa.repeat(False, len(column))])
+    else:
+        raise ValueError(
+            f"column 'image' should hold images (bytes and path) or paths, got {column.type}"
+        )
+    return [row for row, keep in enumerate(has_image.to_pylist()) if keep]
+
+
+def _image_folder(request: RowsRequest) -> Path | None:
+    """Folder that relative image paths of local data files are relative to."""
+    data_files, dataset_path = request.data_files, request.dataset_path
+    if data_files is not None:
+        if isinstance(data_files, str):
+            return local_path(data_files).parent
+        split = request.split
+        return local_path(data_files[split]).parent if split in data_files else None
+    if dataset_path is not None and local_path(dataset_path).exists():
+        path = local_path(dataset_path)
+        return path.parent if path.is_file() else path
+    return None
 
 
 def _image_problem(record: dict[str, Any]) -> str | None:
@@ -282,40 +244,20 @@ def _image_problem(record: dict[str, Any]) -> str | None:
     return None if problem is None else f"image cache entry {entry} {problem}"
 
 
-def _rows_file(local: Path, request: dict[str, Any]) -> Path | None:
-    try:
-        stat = local.resolve().stat()
-    except OSError:
-        return None  # no such file: the child names the problem
-    identity = json.dumps(
-        [
-            ROWS_VERSION,
-            str(local.resolve()),
-            stat.st_size,
-            stat.st_mtime_ns,
-            stat.st_ino,
-            request["split"],
-            request["image_format"],
-            request["max_side"],
-            version("pillow"),
-            IMAGE_CACHE_VERSION,
-            _package_version(),
-        ]
-    )
-    key = hashlib.sha256(identity.encode()).hexdigest()
-    return download.cache_dir("scienceqa_rows") / key[:2] / f"{key}.jsonl"
-
-
-def _package_version() -> str:
-    try:
-        return version("inspect-reference-benchmarks")
-    except PackageNotFoundError:  # run from a source tree
-        return "unknown"
-
-
-def _json_data_files(data_files: DataFiles | None) -> str | dict[str, str] | None:
-    if data_files is None:
+def subset_rows(rows: PreparedDataset, subset: str) -> list[int] | None:
+    """Row numbers of the subset (None: every row)."""
+    if subset == "all":
         return None
-    if isinstance(data_files, (str, os.PathLike)):
-        return os.fspath(data_files)
-    return {split: os.fspath(path) for split, path in data_files.items()}
+    prepared = rows.prepared
+    image_rows = prepared.header["image_rows"]
+    if image_rows is None:
+        error = prepared.header["image_column_error"] or "no image column"
+        raise DataError(f"{rows.where}: {error}")
+    if subset == "image":
+        indices = image_rows
+    else:
+        with_image = set(image_rows)
+        indices = [row for row in range(len(prepared.records)) if row not in with_image]
+    if not indices:
+        raise DataError(f"{rows.where}: no rows in subset {subset!r}.")
+    return indices

@@ -12,53 +12,65 @@ The question goes to the model under test; a judge model (role ``grader``,
 A (CORRECT), B (INCORRECT) or C (NOT_ATTEMPTED); the headline metrics are the
 fraction correct, the accuracy on attempted questions and their harmonic mean.
 
-Two profiles: ``paper`` (default, this project's setting since 1.0.0) sends the
-bare question and grades with the judge settings of simple-evals' gpt-4o
-grader before May 2025 (no system message, 0.5 / 1,024 tokens); not verified
-against a simple-evals commit. ``simple_evals`` reproduces simple-evals at
-ee3b031 request for
+Two profiles (``benchmarks/profiles/simpleqa.py``): ``paper`` (default, this
+project's setting since 1.0.0) sends the bare question and grades with the
+judge settings of simple-evals' gpt-4o grader before May 2025 (no system
+message, 0.5 / 1,024 tokens); not verified against a simple-evals commit.
+``simple_evals_ee3b031`` reproduces simple-evals at ee3b031 request for
 request (system message "You are a helpful assistant." to the candidate and
-the judge, judge 0.5 / 2,048 tokens, ``num_examples`` drawn with
-``random.Random(0).sample``); bind its judge, gpt-4.1-2025-04-14, to ``grader``
-(configs/simpleqa_simple_evals.yaml sets everything else).
+the judge, judge 0.5 / 2,048 tokens, its parse, ``num_examples`` drawn with
+``random.Random(0).sample``); bind its judge, gpt-4.1-2025-04-14, to ``grader``.
 
 # all 4,326 questions, graded by gpt-4o as in the paper era
 inspect eval benchmarks/simpleqa --model openai/gpt-4o-mini --model-role grader=openai/gpt-4o
 
 # simple-evals today, request for request
-inspect eval --run-config configs/simpleqa_simple_evals.yaml --model openai/gpt-4o-mini \
+inspect eval benchmarks/simpleqa --model openai/gpt-4o-mini -T profile=simple_evals_ee3b031 \
     --model-role grader=openai/gpt-4.1-2025-04-14
 """
 
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Mapping
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
-from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, system_message
 
 from benchmarks import download
+from benchmarks.data_source import rows_dataset
 from benchmarks.judge import (
-    GRADE_PROMPT_FIELDS,
     GRADER_TEMPLATE,
     judge_panel_metrics,
     parse_grade_official,
     parse_grade_strict,
+    read_grade_prompt_file,
     simpleqa_scorer,
     template_problem,
 )
-from benchmarks.lazy_dataset import LazyDataset, announce_cut
 from benchmarks.loading import DataFiles
-from benchmarks.parameters import ParameterCheck
+from benchmarks.prepared_rows import PreparedRows
+from benchmarks.profiles import profile_named
+from benchmarks.profiles.simpleqa import SIMPLEQA_PROFILES, ProfileName, SimpleQAGradeParse
 from benchmarks.registry_names import namespaced
-from benchmarks.sample_data import data_files_for
-from benchmarks.simpleqa_data import dataset_file, read_rows, record_to_sample
-from benchmarks.simpleqa_metrics import JUDGE_FAILURE, simpleqa_task_metrics
+from benchmarks.sample_data import csv_records, data_files_for
+from benchmarks.simpleqa_data import (
+    DATASET_URL,
+    dataset_file,
+    read_rows,
+    record_to_sample,
+    selected_rows,
+)
+from benchmarks.simpleqa_metrics import (
+    GRADE_VALUE_KEYS,
+    JUDGE_FAILURE,
+    SIMPLEQA_COMPARE_METRICS,
+    simpleqa_task_metrics,
+)
+from benchmarks.spec import BenchmarkSpec, KnownQuestion
+from benchmarks.task_parameters import FROM_PROFILE, Minimum, NoneMeans, fail, task_arguments
 
 __all__ = [
     "GRADER_TEMPLATE",
@@ -69,45 +81,16 @@ __all__ = [
     "simpleqa",
 ]
 
-
 # simpleqa_eval.py packs the bare question as the only user message.
 ANSWER_TEMPLATE = "{question}"
 ANSWER_PROMPT_FIELDS = frozenset({"question"})
-# simple-evals samples the candidate with ChatCompletionSampler(max_tokens=2048),
-# whose temperature defaults to 0.5 (sampler/chat_completion_sampler.py:25).
-CANDIDATE_TEMPERATURE = 0.5
-CANDIDATE_MAX_TOKENS = 2048
-
-GRADE_PARSE_MODES = ("strict", "official")
-
-Profile = Literal["paper", "simple_evals"]
-PROFILES = ("paper", "simple_evals")
-FROM_PROFILE: Final = "profile"
-# OPENAI_SYSTEM_MESSAGE_API, sampler/chat_completion_sampler.py:9 of simple-evals.
-SIMPLE_EVALS_SYSTEM_MESSAGE = "You are a helpful assistant."
-# What each profile sends. paper: simple-evals' grading_sampler of the SimpleQA
-# release, ChatCompletionSampler(model="gpt-4o") with its defaults (0.5, 1024,
-# no system message). simple_evals (ee3b031): grading_sampler =
-# ChatCompletionSampler(model="gpt-4.1-2025-04-14",
-# system_message=OPENAI_SYSTEM_MESSAGE_API, max_tokens=2048), candidates built
-# the same way, and SimpleQAEval(num_examples=N) draws
-# random.Random(0).sample(examples, N) (simpleqa_eval.py:105-108).
-PROFILE_SETTINGS: dict[str, dict[str, Any]] = {
-    "paper": {
-        "system_message": None,
-        "grader_system_message": None,
-        "grader_temperature": 0.5,
-        "grader_max_tokens": 1024,
-        "draw": "first",
-    },
-    "simple_evals": {
-        "system_message": SIMPLE_EVALS_SYSTEM_MESSAGE,
-        "grader_system_message": SIMPLE_EVALS_SYSTEM_MESSAGE,
-        "grader_temperature": 0.5,
-        "grader_max_tokens": 2048,
-        "draw": "random0",
-    },
+# grader_temperature / grader_max_tokens: the profile's (None: the grader's own).
+PROFILE_SETTING: Literal["profile"] = "profile"
+RENAMED = {
+    "topic_breakdown": "breakdowns",
+    "grade_prompt": "grade_prompt_file (a UTF-8 file holding the judge prompt)",
 }
+RENAMED_VALUES = {("profile", "simple_evals"): "simple_evals_ee3b031"}
 
 logger = logging.getLogger(__name__)
 
@@ -118,52 +101,60 @@ logger = logging.getLogger(__name__)
     "calibration metrics",
 )
 def simpleqa(
+    profile: ProfileName = "paper",
+    grade_parse: Annotated[SimpleQAGradeParse | None, NoneMeans(FROM_PROFILE)] = None,
+    grader_temperature: Annotated[
+        float | None | Literal["profile"], Minimum(0), NoneMeans("the grader's own")
+    ] = PROFILE_SETTING,
+    grader_max_tokens: Annotated[
+        int | None | Literal["profile"], Minimum(1), NoneMeans("the grader's own")
+    ] = PROFILE_SETTING,
     answer_prompt: str = ANSWER_TEMPLATE,
-    grade_prompt: str | None = None,
-    grade_parse: Literal["strict", "official"] = "strict",
-    topic_breakdown: bool = True,
-    profile: Profile = "paper",
-    grader_temperature: float | None | Literal["profile"] = FROM_PROFILE,
-    grader_max_tokens: int | None | Literal["profile"] = FROM_PROFILE,
+    grade_prompt_file: str | None = None,
+    breakdowns: bool = True,
     judge_cache: bool = False,
-    num_examples: int | None = None,
+    num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
     bundled_sample: bool = False,
+    **unknown: Any,
 ) -> Task:
     """SimpleQA short-form factuality, graded by an LLM judge (model role ``grader``).
 
     Args:
-        answer_prompt: Template of the question sent to the model under test,
-            with the placeholder ``{question}``; the default sends the bare
-            question, as the reference does.
-        grade_prompt: Judge prompt with the placeholders ``{question}``,
-            ``{target}`` and ``{predicted_answer}``; None: the official
-            simple-evals grader template.
+        profile: ``paper``: the bare question, judge at 0.5 / 1,024 tokens with
+            no system message, strict parse, ``num_examples`` takes the first
+            rows; ``simple_evals_ee3b031``: simple-evals at ee3b031, request for
+            request (system message "You are a helpful assistant." before the
+            candidate's and the judge's user message, judge at 0.5 / 2,048
+            tokens, its parse, ``num_examples`` drawn with
+            ``random.Random(0).sample``).
         grade_parse: ``strict``: the stripped judge reply must be ``A``, ``B``
             or ``C`` (optionally in markdown emphasis, optionally followed by
             ``.`` or ``!``), anything else is a judge failure; ``official``:
             simple-evals' ``re.search(r"(A|B|C)", reply)``, ``C`` when nothing
-            matches.
-        topic_breakdown: Also report accuracy, attempted_accuracy and
-            abstention_rate per topic.
-        profile: ``paper``: the bare question, judge at 0.5 / 1,024 tokens with
-            no system message, ``num_examples`` takes the first rows;
-            ``simple_evals``: simple-evals at ee3b031, request for request
-            (system message "You are a helpful assistant." before the
-            candidate's and the judge's user message, judge at 0.5 / 2,048
-            tokens, ``num_examples`` drawn with ``random.Random(0).sample``).
+            matches. A judge output that is not a reply is a judge failure
+            under both.
         grader_temperature: Judge sampling temperature ("profile": the
             profile's, 0.5; None: the grader model's own setting).
         grader_max_tokens: Judge output token limit ("profile": the profile's,
             1,024 or 2,048; None: the grader model's own setting).
+        answer_prompt: Template of the question sent to the model under test,
+            with the placeholder ``{question}``; the default sends the bare
+            question, as the reference does.
+        grade_prompt_file: A UTF-8 file holding the judge prompt, with the
+            placeholders ``{question}``, ``{target}`` and
+            ``{predicted_answer}``; None: the official simple-evals grader
+            template.
+        breakdowns: Also report accuracy, attempted_accuracy and
+            abstention_rate per topic.
         judge_cache: Cache the judge's replies (Inspect's generate cache): a
             re-run or re-scoring with the same judge, prompt and settings
             makes no judge call.
         num_examples: Evaluate only this many questions (None: all): the first
-            ones, or with ``profile="simple_evals"`` the ones simple-evals
-            draws; unlike ``--limit``, the others are never built (all rows
-            are still read and checked).
+            ones, or with ``simple_evals_ee3b031`` the ones simple-evals draws;
+            unlike ``--limit``, the others are never built (all rows are still
+            read and checked).
         dataset_path: Local ``.csv`` (upstream columns ``metadata, problem,
             answer``) or ``.jsonl`` (``id, problem, answer, topic,
             answer_type, metadata``). None: the upstream CSV, downloaded once
@@ -173,33 +164,35 @@ def simpleqa(
         bundled_sample: Read the few real rows shipped with the package instead
             of the Hub or a file (a try-out, offline; not a measurement).
     """
-    ParameterCheck("simpleqa").boolean("judge_cache", judge_cache)
-    grader_temperature, grader_max_tokens, num_examples = _check_parameters(
-        answer_prompt=answer_prompt,
-        grade_prompt=grade_prompt,
-        grade_parse=grade_parse,
-        topic_breakdown=topic_breakdown,
-        profile=profile,
-        grader_temperature=grader_temperature,
-        grader_max_tokens=grader_max_tokens,
-        num_examples=num_examples,
-        dataset_path=dataset_path,
-        data_files=data_files,
+    args = task_arguments(simpleqa, locals(), renamed=RENAMED, renamed_values=RENAMED_VALUES)
+    settings = profile_named("simpleqa", SIMPLEQA_PROFILES, profile).with_overrides(
+        args, none_is_a_value=("grader_temperature", "grader_max_tokens")
     )
-    settings = PROFILE_SETTINGS[profile]
-    data_files = data_files_for(
-        "simpleqa", bundled_sample, dataset_path, data_files, splits=["test"]
+    problem = template_problem(answer_prompt, ANSWER_PROMPT_FIELDS)
+    if problem is not None:
+        fail("simpleqa", f"answer_prompt {problem}")
+    grade_prompt = (
+        None if grade_prompt_file is None else read_grade_prompt_file(grade_prompt_file, "simpleqa")
     )
-    path = dataset_file(dataset_path, data_files)
-    rows = read_rows(path)
+    if dataset_path is not None and data_files is not None:
+        fail("simpleqa", "pass either dataset_path or data_files, not both.")
+    if isinstance(data_files, Mapping) and set(data_files) != {"test"}:
+        fail(
+            "simpleqa",
+            "SimpleQA has one split, 'test': data_files must be a file or {'test': file}, "
+            f"got the key(s) {', '.join(repr(k) for k in data_files)}.",
+        )
+    files = data_files_for("simpleqa", bundled_sample, dataset_path, data_files, splits=["test"])
+    path = dataset_file(dataset_path, files)
+    located = read_rows(path)
+    rows = PreparedRows(where=str(path), records=[record for _, record in located], header={})
 
-    def build(row: int) -> Sample:
-        where, record = rows[row]
+    def build(row: int, record: dict[str, Any]) -> Sample:
         sample = record_to_sample(record)
         error = (sample.metadata or {}).get("metadata_error")
         if error is not None:
             logger.warning(
-                f"SimpleQA {where}: field 'metadata' {error}; the raw value is kept "
+                f"SimpleQA {located[row][0]}: field 'metadata' {error}; the raw value is kept "
                 f"in the sample metadata as 'raw_metadata'; the question counts under "
                 f"topic {(sample.metadata or {}).get('topic')!r}."
             )
@@ -208,60 +201,36 @@ def simpleqa(
     solver = [generate()]
     if answer_prompt != ANSWER_TEMPLATE:
         solver.insert(0, answer_template(answer_prompt))
-    if settings["system_message"] is not None:
-        solver.insert(0, system_message(settings["system_message"]))
+    if settings.system_message is not None:
+        solver.insert(0, system_message(settings.system_message))
     return Task(
         name="benchmarks/simpleqa",
-        dataset=LazyDataset(
+        dataset=rows_dataset(
+            rows,
             build,
-            len(rows),
             name="simpleqa",
-            location=str(path),
-            indices=selected_rows(num_examples, len(rows), settings["draw"], str(path)),
+            num_examples=None,
+            indices=selected_rows(args.num_examples, len(rows.records), settings.draw, str(path)),
         ),
         solver=solver,
         scorer=simpleqa_scorer(
             grade_prompt=grade_prompt,
-            grade_parse=grade_parse,
-            grader_temperature=grader_temperature,
-            grader_max_tokens=grader_max_tokens,
-            grader_system_message=settings["grader_system_message"],
+            grade_parse=settings.grade_parse,
+            grader_temperature=settings.grader_temperature,
+            grader_max_tokens=settings.grader_max_tokens,
+            grader_system_message=settings.grader_system_message,
             judge_cache=judge_cache,
         ),
-        metrics=[*simpleqa_task_metrics(topic_breakdown), judge_panel_metrics()],
-        config=GenerateConfig(temperature=CANDIDATE_TEMPERATURE, max_tokens=CANDIDATE_MAX_TOKENS),
+        metrics=[*simpleqa_task_metrics(breakdowns), judge_panel_metrics()],
+        config=settings.generate,
         metadata={
-            "grade_parse": grade_parse,
-            "profile": profile,
+            "profile": settings.name,
+            **settings.switches(),
+            "dataset": DATASET_URL if files is None and dataset_path is None else str(path),
             "dataset_sha256": download.file_sha256(path),
         },
         version="1.2.0",
     )
-
-
-def selected_rows(num_examples: int | None, available: int, draw: str, where: str) -> list[int]:
-    """The rows to evaluate, in order: all, the first ``num_examples``, or simple-evals' draw.
-
-    simple-evals draws ``random.Random(0).sample(examples, num_examples)``;
-    ``sample`` picks positions from the population's length and the generator
-    alone, so drawing from ``range(available)`` picks the same rows.
-    """
-    if num_examples is None:
-        return list(range(available))
-    if draw == "first":
-        announce_cut(num_examples, available, where)
-        return list(range(min(num_examples, available)))
-    if num_examples > available:
-        ParameterCheck("simpleqa").fail(
-            f"num_examples={num_examples} with profile simple_evals draws without replacement "
-            f"from the {available} rows of {where}, as simple-evals does; it can draw at most "
-            f"{available}."
-        )
-    logger.warning(
-        f"num_examples={num_examples}: evaluating {num_examples} of the {available} rows of "
-        f"{where}, drawn as simple-evals draws them (random.Random(0).sample)."
-    )
-    return random.Random(0).sample(range(available), num_examples)
 
 
 @solver(name=namespaced("answer_template", __name__))
@@ -279,58 +248,21 @@ def answer_template(template: str) -> Solver:
     return solve
 
 
-# ---------------------------------------------------------------------------
-# Parameters
+def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
+    """The bundled questions: known by the question; answered with the gold answer."""
+    return [KnownQuestion((r["problem"],), r["answer"]) for r in csv_records(files["test"])]
 
 
-def _check_parameters(
-    *,
-    answer_prompt: str,
-    grade_prompt: str | None,
-    grade_parse: str,
-    topic_breakdown: bool,
-    profile: str,
-    grader_temperature: object,
-    grader_max_tokens: object,
-    num_examples: int | None,
-    dataset_path: str | None,
-    data_files: DataFiles | None,
-) -> tuple[float | None, int | None, int | None]:
-    """Fail on the first bad parameter; return the grader temperature and token
-    limit (the profile's unless given) and ``num_examples``, None for each unset."""
-    check = ParameterCheck("simpleqa")
-    fail = check.fail
-    check.choice("grade_parse", grade_parse, GRADE_PARSE_MODES)
-    check.boolean("topic_breakdown", topic_breakdown)
-    check.choice("profile", profile, PROFILES)
-    for name, template, fields in (
-        ("answer_prompt", answer_prompt, ANSWER_PROMPT_FIELDS),
-        ("grade_prompt", grade_prompt, GRADE_PROMPT_FIELDS),
-    ):
-        if template is None:
-            continue
-        if not isinstance(template, str):
-            fail(f"{name} must be a string, got {type(template).__name__}.")
-        problem = template_problem(template, fields)
-        if problem is not None:
-            fail(f"{name} {problem}")
-    check.exclusive(dataset_path=dataset_path, data_files=data_files)
-    if isinstance(data_files, Mapping) and set(data_files) != {"test"}:
-        fail(
-            "SimpleQA has one split, 'test': data_files must be a file or {'test': file}, "
-            f"got the key(s) {', '.join(repr(k) for k in data_files)}."
-        )
-    settings = PROFILE_SETTINGS[profile]
-    if grader_temperature == FROM_PROFILE:
-        grader_temperature = settings["grader_temperature"]
-    if grader_max_tokens == FROM_PROFILE:
-        grader_max_tokens = settings["grader_max_tokens"]
-    return (
-        check.optional_number(
-            "grader_temperature", grader_temperature, minimum=0, none_means="the grader's own"
-        ),
-        check.optional_integer(
-            "grader_max_tokens", grader_max_tokens, minimum=1, none_means="the grader's own"
-        ),
-        check.optional_integer("num_examples", num_examples, minimum=1, none_means="all rows"),
-    )
+SPEC = BenchmarkSpec(
+    name="simpleqa",
+    title="SimpleQA",
+    task=simpleqa,
+    scorer="simpleqa_scorer",
+    value_keys=tuple(GRADE_VALUE_KEYS.values()),
+    compare_metrics=SIMPLEQA_COMPARE_METRICS,
+    category_metrics=("correct", "attempted_accuracy"),
+    breakdowns=("topic", "answer_type"),
+    oracle=oracle_questions,
+    profiles=SIMPLEQA_PROFILES,
+    judged=True,
+)

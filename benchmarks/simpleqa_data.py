@@ -13,6 +13,8 @@ import ast
 import contextlib
 import csv
 import json
+import logging
+import random
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -21,14 +23,18 @@ from typing import Any
 from inspect_ai.dataset import Sample
 
 from benchmarks import download
+from benchmarks.data_source import announce_cut
 from benchmarks.loading import DataError, DataFiles, local_path
 from benchmarks.records import field
+from benchmarks.task_parameters import fail
 
 DATASET_URL = "https://openaipublic.blob.core.windows.net/simple-evals/simple_qa_test_set.csv"
 DATASET_SHA256 = "feee3f7e7db3617e94e8fcf1977b756ec420ef8568f4e0fcbbe0e92e9d5fc032"
 DATASET_FILENAME = "simple_qa_test_set.csv"
 UNKNOWN_TOPIC = "unknown"
 CSV_COLUMNS = ("metadata", "problem", "answer")
+
+logger = logging.getLogger(__name__)
 
 
 def record_to_sample(record: dict[str, Any]) -> Sample:
@@ -217,3 +223,29 @@ def official_dataset_file() -> Path:
         destination=cache_dir() / DATASET_FILENAME,
         sha256=DATASET_SHA256,
     )
+
+
+def selected_rows(num_examples: int | None, available: int, draw: str, where: str) -> list[int]:
+    """The rows to evaluate, in order: all, the first ``num_examples``, or simple-evals' draw.
+
+    simple-evals draws ``random.Random(0).sample(examples, num_examples)``;
+    ``sample`` picks positions from the population's length and the generator
+    alone, so drawing from ``range(available)`` picks the same rows.
+    """
+    if num_examples is None:
+        return list(range(available))
+    if draw == "first":
+        announce_cut(num_examples, available, where)
+        return list(range(min(num_examples, available)))
+    if num_examples > available:
+        fail(
+            "simpleqa",
+            f"num_examples={num_examples} with profile simple_evals_ee3b031 draws without "
+            f"replacement from the {available} rows of {where}, as simple-evals does; it can "
+            f"draw at most {available}.",
+        )
+    logger.warning(
+        f"num_examples={num_examples}: evaluating {num_examples} of the {available} rows of "
+        f"{where}, drawn as simple-evals draws them (random.Random(0).sample)."
+    )
+    return random.Random(0).sample(range(available), num_examples)

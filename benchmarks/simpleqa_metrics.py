@@ -10,10 +10,18 @@ Verified, Haas et al. 2025, arXiv 2509.07968, reports it as its headline F1).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from inspect_ai.scorer import Metric, SampleScore, grouped, metric
 
+from benchmarks.lazy_modules import LazyModule
 from benchmarks.registry_names import namespaced
+from benchmarks.spec import CompareMetric
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")
 
 JUDGE_FAILURE = "JUDGE_FAILURE"
 # Score value keys, one per grade; exactly one is 1.0 in every score.
@@ -111,3 +119,36 @@ def simpleqa_task_metrics(topic_breakdown: bool = True) -> list[Metric | dict[st
     if topic_breakdown:
         metrics += breakdown_metrics("topic", TOPIC_STATISTICS, "{statistic}[{group_name}]")
     return metrics
+
+
+# benchmarks.compare recomputes these from per-question sums of the value keys, in the
+# order of GRADE_VALUE_KEYS (correct, incorrect, not_attempted, judge_failure).
+
+
+def _safe_divide(numerator: Any, denominator: Any) -> Any:
+    # The tasks' own metrics report 0 for an empty denominator; so does this.
+    result = np.zeros(np.broadcast(numerator, denominator).shape)
+    np.divide(numerator, denominator, out=result, where=denominator != 0)
+    return result
+
+
+def attempted_accuracy_of_sums(sums: Any, n: int) -> Any:
+    """correct / (correct + incorrect): accuracy on the attempted questions."""
+    correct, incorrect = sums[..., 0], sums[..., 1]
+    return _safe_divide(correct, correct + incorrect)
+
+
+def f_score_of_sums(sums: Any, n: int) -> Any:
+    """Harmonic mean of the share correct and the attempted accuracy (simple-evals' F)."""
+    accuracy = sums[..., 0] / n
+    attempted_accuracy = attempted_accuracy_of_sums(sums, n)
+    return _safe_divide(2 * accuracy * attempted_accuracy, accuracy + attempted_accuracy)
+
+
+SIMPLEQA_COMPARE_METRICS = (
+    CompareMetric("correct", mean_of="correct"),
+    CompareMetric("incorrect", mean_of="incorrect"),
+    CompareMetric("not_attempted", mean_of="not_attempted"),
+    CompareMetric("attempted_accuracy", ratio=attempted_accuracy_of_sums),
+    CompareMetric("f_score", ratio=f_score_of_sums),
+)

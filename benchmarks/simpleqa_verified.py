@@ -16,35 +16,52 @@ verdicts, re-grading).
 
 inspect eval benchmarks/simpleqa_verified --model openai/gpt-4o-mini \
     --model-role grader=openai/gpt-4.1-2025-04-14
-inspect eval --run-config configs/simpleqa_verified_starter.yaml --model openai/gpt-4o-mini
+inspect eval benchmarks/simpleqa_verified --model openai/gpt-4o-mini -T profile=kaggle_starter \
+    --model-role grader=openai/gpt-4.1-2025-04-14
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 from inspect_ai.scorer import Metric, Scorer, scorer
 
+from benchmarks.data_source import DataSource, HubDataset, rows_dataset
 from benchmarks.judge import (
-    GRADE_PARSERS,
     GradeParse,
     judge_panel_metrics,
     read_grade_prompt_file,
     simpleqa_scorer,
 )
-from benchmarks.lazy_dataset import dataset_from_rows
-from benchmarks.loading import DataError, DataFiles, LoadedSplit, load_split
-from benchmarks.parameters import ParameterCheck
+from benchmarks.loading import DataFiles
+from benchmarks.profiles import profile_named
+from benchmarks.profiles.simpleqa import (
+    VERIFIED_PROFILES,
+    VerifiedGradeParse,
+    VerifiedProfileName,
+)
 from benchmarks.records import field
 from benchmarks.registry_names import also_by_short_name, namespaced
-from benchmarks.sample_data import data_files_for
-from benchmarks.simpleqa_metrics import breakdown_metrics, simpleqa_metrics
+from benchmarks.sample_data import csv_records
+from benchmarks.simpleqa_metrics import (
+    GRADE_VALUE_KEYS,
+    SIMPLEQA_COMPARE_METRICS,
+    breakdown_metrics,
+    simpleqa_metrics,
+)
+from benchmarks.spec import BenchmarkSpec, KnownQuestion
+from benchmarks.task_parameters import FROM_PROFILE, Minimum, NoneMeans, fail, task_arguments
 
 TASK = "simpleqa_verified"
-DATASET_PATH = "google/simpleqa-verified"
+DATASET = HubDataset(
+    "google/simpleqa-verified",
+    revision="0dc97e0d28d8233463e005cdc4475cc2a13ba2dc",
+    pinned_by="public evaluation code pinning this commit with the sha256 of its "
+    "simpleqa_verified.csv (b5db2115...); the search index that found it names no repository",
+)
 DATASET_CONFIG = "simpleqa_verified"
 SPLIT = "eval"
 COLUMNS = (
@@ -72,36 +89,41 @@ BOOLEAN_TEXT = {"True": True, "true": True, "False": False, "false": False}
     "judge (role grader): F1 and breakdowns",
 )
 def simpleqa_verified(
-    grade_parse: GradeParse = "strict",
+    profile: VerifiedProfileName = "default",
+    grade_parse: Annotated[VerifiedGradeParse | None, NoneMeans(FROM_PROFILE)] = None,
     grade_prompt_file: str | None = None,
+    grader_temperature: Annotated[float | None, Minimum(0), NoneMeans("the grader's own")] = None,
+    grader_max_tokens: Annotated[int | None, Minimum(1), NoneMeans("the grader's own")] = None,
     breakdowns: bool = True,
-    grader_temperature: float | None = None,
-    grader_max_tokens: int | None = None,
     judge_cache: bool = False,
-    num_examples: int | None = None,
+    num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
     bundled_sample: bool = False,
+    **unknown: Any,
 ) -> Task:
     """SimpleQA Verified, graded by an LLM judge (model role ``grader``).
 
     Args:
-        grade_parse: ``strict`` (default): the judge's reply must be a bare
-            ``A``, ``B`` or ``C``, anything else is a counted judge failure;
+        profile: ``default`` (the starter code's request, a strict parse of
+            the judge's reply) or ``kaggle_starter`` (its parse too).
+        grade_parse: ``strict``: the judge's reply must be a bare ``A``,
+            ``B`` or ``C``, anything else is a counted judge failure;
             ``verified_starter``: the starter code's parse (first ``A|B|C``,
             then ``CORRECT`` / ``INCORRECT`` / ``NOT_ATTEMPTED`` in the
             upper-cased reply, in that order, so "incorrect" reads as A; else
-            C); ``official``: simple-evals' (first ``A|B|C``, else C).
+            C); ``official``: simple-evals' (first ``A|B|C``, else C). A
+            judge output that is not a reply is a judge failure under each.
         grade_prompt_file: A UTF-8 file holding the judge prompt, with the
             placeholders ``{question}``, ``{target}`` and
             ``{predicted_answer}`` (e.g. the paper's revised autorater
             prompt). None: the simple-evals grader template, as the starter
             code sends it.
-        breakdowns: Also report accuracy, attempted_accuracy, abstention_rate
-            and f1 per topic, answer_type, multi_step and requires_reasoning.
         grader_temperature: Judge temperature (None: the grader's own; the
             starter code sets none).
         grader_max_tokens: Judge output token limit (None: the grader's own).
+        breakdowns: Also report accuracy, attempted_accuracy, abstention_rate
+            and f1 per topic, answer_type, multi_step and requires_reasoning.
         judge_cache: Cache the judge's replies (Inspect's generate cache).
         num_examples: Evaluate only the first this many questions (None: all).
         dataset_path: Hub id, local snapshot folder, or a local ``.csv``
@@ -112,45 +134,51 @@ def simpleqa_verified(
             offline; not a measurement: they are stand-ins, see
             benchmarks/sample_data/README.md).
     """
-    grade_prompt, grader_temperature, grader_max_tokens, num_examples = _check_parameters(
-        grade_parse=grade_parse,
-        grade_prompt_file=grade_prompt_file,
-        breakdowns=breakdowns,
-        grader_temperature=grader_temperature,
-        grader_max_tokens=grader_max_tokens,
-        judge_cache=judge_cache,
-        num_examples=num_examples,
-        data_files=data_files,
+    args = task_arguments(simpleqa_verified, locals())
+    settings = profile_named(TASK, VERIFIED_PROFILES, profile).with_overrides(args)
+    if isinstance(data_files, Mapping) and set(data_files) != {SPLIT}:
+        fail(
+            TASK,
+            "SimpleQA Verified has one split, 'eval': data_files must be a file or "
+            f"{{'eval': file}}, got the key(s) {', '.join(repr(k) for k in data_files)}.",
+        )
+    grade_prompt = (
+        None if grade_prompt_file is None else read_grade_prompt_file(grade_prompt_file, TASK)
     )
-    data_files = data_files_for(TASK, bundled_sample, dataset_path, data_files, splits=[SPLIT])
-    split = load_split(
-        benchmark="SimpleQA Verified",
-        hub_path=DATASET_PATH,
-        config=DATASET_CONFIG,
-        split=SPLIT,
+    source = DataSource(
+        TASK,
+        "SimpleQA Verified",
+        DATASET,
         dataset_path=dataset_path,
         data_files=data_files,
-        required_columns=COLUMNS,
+        bundled_sample=bundled_sample,
+        splits=[SPLIT],
     )
-    check_unique_ids(split)
+    rows = source.rows(SPLIT, columns=COLUMNS, config=DATASET_CONFIG)
     return Task(
         name="benchmarks/simpleqa_verified",
-        dataset=dataset_from_rows(
-            split,
+        dataset=rows_dataset(
+            rows,
             lambda row, record: record_to_sample(record),
             name=TASK,
-            size=num_examples,
-            columns=COLUMNS,
+            num_examples=args.num_examples,
+            unique_field="original_index",
         ),
         scorer=simpleqa_verified_scorer(
             grade_prompt=grade_prompt,
-            grade_parse=grade_parse,
-            grader_temperature=grader_temperature,
-            grader_max_tokens=grader_max_tokens,
+            grade_parse=settings.grade_parse,
+            grader_temperature=args.grader_temperature,
+            grader_max_tokens=args.grader_max_tokens,
             judge_cache=judge_cache,
         ),
         metrics=verified_metrics(breakdowns),
-        metadata={"grade_parse": grade_parse, "grade_prompt_file": grade_prompt_file},
+        config=settings.generate,
+        metadata={
+            "profile": settings.name,
+            **settings.switches(),
+            "grade_prompt_file": grade_prompt_file,
+            **source.metadata(),
+        },
         version="1.1.0",
     )
 
@@ -223,51 +251,21 @@ def boolean(record: dict[str, Any], name: str) -> bool:
     raise ValueError(f"field {name!r} should be true or false, got {value!r:.60}")
 
 
-def check_unique_ids(split: LoadedSplit) -> None:
-    """Sample ids come from ``original_index``: a repeated one names both rows."""
-    first_row: dict[str, int] = {}
-    for row, value in enumerate(split.rows["original_index"]):
-        key = str(value).strip()
-        if key in first_row:
-            raise DataError(
-                f"{split.where}, row {row}: field 'original_index' {value!r} repeats row "
-                f"{first_row[key]}."
-            )
-        first_row[key] = row
+def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
+    """The bundled questions: known by the question; answered with the gold answer."""
+    return [KnownQuestion((r["problem"],), r["answer"]) for r in csv_records(files["eval"])]
 
 
-def _check_parameters(
-    *,
-    grade_parse: str,
-    grade_prompt_file: str | None,
-    breakdowns: bool,
-    grader_temperature: float | None,
-    grader_max_tokens: int | None,
-    judge_cache: bool,
-    num_examples: int | None,
-    data_files: DataFiles | None,
-) -> tuple[str | None, float | None, int | None, int | None]:
-    """Fail on the first bad parameter; return the judge prompt (None: the
-    official template), the judge's temperature and token limit, and ``num_examples``."""
-    check = ParameterCheck(TASK)
-    check.choice("grade_parse", grade_parse, tuple(GRADE_PARSERS))
-    check.boolean("breakdowns", breakdowns)
-    check.boolean("judge_cache", judge_cache)
-    temperature = check.optional_number(
-        "grader_temperature", grader_temperature, minimum=0, none_means="the grader's own"
-    )
-    max_tokens = check.optional_integer(
-        "grader_max_tokens", grader_max_tokens, minimum=1, none_means="the grader's own"
-    )
-    if isinstance(data_files, Mapping) and set(data_files) != {SPLIT}:
-        check.fail(
-            "SimpleQA Verified has one split, 'eval': data_files must be a file or "
-            f"{{'eval': file}}, got the key(s) {', '.join(repr(k) for k in data_files)}."
-        )
-    grade_prompt = None
-    if grade_prompt_file is not None:
-        if not isinstance(grade_prompt_file, str):
-            check.fail(f"grade_prompt_file must be a path, got {grade_prompt_file!r}.")
-        grade_prompt = read_grade_prompt_file(grade_prompt_file, TASK)
-    count = check.optional_integer("num_examples", num_examples, minimum=1, none_means="all rows")
-    return grade_prompt, temperature, max_tokens, count
+SPEC = BenchmarkSpec(
+    name="simpleqa_verified",
+    title="SimpleQA Verified",
+    task=simpleqa_verified,
+    scorer="simpleqa_verified_scorer",
+    value_keys=tuple(GRADE_VALUE_KEYS.values()),
+    compare_metrics=SIMPLEQA_COMPARE_METRICS,
+    category_metrics=("correct", "attempted_accuracy"),
+    breakdowns=BREAKDOWNS,
+    oracle=oracle_questions,
+    profiles=VERIFIED_PROFILES,
+    judged=True,
+)

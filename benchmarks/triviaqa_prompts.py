@@ -2,42 +2,44 @@
 
 Two formats: this project's (``default``: ``Question: ...\nAnswer:``,
 demonstrations answered with ``answer.value``, drawn by ``SeededDraws``) and
-lm-evaluation-harness 0.4.13's (``lm_eval_harness``: ``?`` appended, the first
-alias as the answer, drawn by ``LmEvalDraws``). The draws are made while the
-dataset is loaded (they walk the questions in order) and kept with each
-sample as row ids; ``fewshot_prompt`` renders them from
-``TriviaQADemonstrations``.
+lm-evaluation-harness 0.4.13's (``lm_eval``: ``?`` appended, the first alias
+as the answer, drawn by ``LmEvalDraws``). The draws are made while the dataset
+is loaded (they walk the questions in order) and kept with each sample as row
+ids; ``fewshot_prompt`` renders them from ``TriviaQADemonstrations``.
+
+The splits are read in the child process of ``prepared_rows`` in two shapes
+that keep only what a sample or a demonstration needs (a train row's answer
+holds dozens of aliases; a demonstration shows one), with the evidence text
+already cut to ``evidence_max_chars``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
-from benchmarks.fewshot import IdenticalRows, LmEvalDraws, SeededDraws
-from benchmarks.lazy_modules import LazyModule
-from benchmarks.loading import DataError, LoadedSplit
+from benchmarks.errors import DataError
+from benchmarks.fewshot_draws import LmEvalDraws, SeededDraws
+from benchmarks.loading import LoadedSplit
+from benchmarks.prepared_rows import PreparedRows, RowsRequest
 from benchmarks.records import field, string_list
 
-if TYPE_CHECKING:
-    import pyarrow as pa
-else:
-    pa = LazyModule("pyarrow")
-
 # prompt_format -> (block template, demonstration answer field); the draw
-# follows the format (lm_eval_harness: LmEvalDraws).
+# follows the format (lm_eval: LmEvalDraws).
 PROMPT_FORMATS: dict[str, tuple[str, str]] = {
     "default": ("Question: {question}\nAnswer:", "value"),
     # lm-evaluation-harness 0.4.13 tasks/triviaqa/default.yaml: doc_to_text
     # appends "?" to every question; doc_to_target is the alias list, of which a
     # demonstration shows the first (api/task.py 1092-1102).
-    "lm_eval_harness": ("Question: {question}?\nAnswer:", "first_alias"),
+    "lm_eval": ("Question: {question}?\nAnswer:", "first_alias"),
 }
 # Before a block, with the evidence field of include_evidence.
 EVIDENCE_FIELD = "{evidence}"
 EVIDENCE_TEMPLATE = "Evidence: {evidence}\n"
-# Distinct demonstrations read one by one before the few-shot columns are read in bulk.
-BULK_READ_AFTER = 256
+EVIDENCE_COLUMNS = ("entity_pages", "search_results")
+QUESTION_COLUMNS = ("question", "question_id", "answer")
+DEMONSTRATION_COLUMNS = ("question", "answer")
 
 
 def block_template(prompt_format: str, include_evidence: bool) -> str:
@@ -57,75 +59,120 @@ def evidence_text(record: Mapping[str, Any], max_chars: int) -> str:
     return EVIDENCE_TEMPLATE.format(evidence="\n".join(documents)[:max_chars])
 
 
+class QuestionShape:
+    """In the child: an evaluated row's id, question and answer (aliases, normalized
+    aliases, type), and its evidence text when asked for."""
+
+    def __init__(self, loaded: LoadedSplit, request: RowsRequest) -> None:
+        self.evidence_chars: int | None = request.options.get("evidence_max_chars")
+        evidence = EVIDENCE_COLUMNS if self.evidence_chars is not None else ()
+        self.columns: Sequence[str] = (*QUESTION_COLUMNS, *evidence)
+
+    def record(self, row: int, values: dict[str, Any]) -> dict[str, Any]:
+        answer = values.get("answer")
+        if isinstance(answer, dict):
+            answer = {k: answer.get(k) for k in ("aliases", "normalized_aliases", "type")}
+        record = {name: values.get(name) for name in QUESTION_COLUMNS} | {"answer": answer}
+        if self.evidence_chars is not None:
+            record["evidence"] = evidence_text(values, self.evidence_chars)
+        return record
+
+    def header(self) -> dict[str, Any]:
+        return {}
+
+
+class DemonstrationShape:
+    """In the child: a few-shot row's question, its answer's value and first alias (None
+    when missing: checked when the row is drawn), and its evidence text when asked for."""
+
+    def __init__(self, loaded: LoadedSplit, request: RowsRequest) -> None:
+        self.evidence_chars: int | None = request.options.get("evidence_max_chars")
+        evidence = EVIDENCE_COLUMNS if self.evidence_chars is not None else ()
+        self.columns: Sequence[str] = (*DEMONSTRATION_COLUMNS, *evidence)
+
+    def record(self, row: int, values: dict[str, Any]) -> dict[str, Any]:
+        answer = values.get("answer")
+        aliases = answer.get("aliases") if isinstance(answer, dict) else None
+        record = {
+            "question": values.get("question"),
+            "value": answer.get("value") if isinstance(answer, dict) else None,
+            "aliases": aliases[:1] if isinstance(aliases, list) else aliases,
+        }
+        if self.evidence_chars is not None:
+            record["evidence"] = evidence_text(values, self.evidence_chars)
+        return record
+
+    def header(self) -> dict[str, Any]:
+        return {}
+
+
 def fewshot_draws(
-    fewshot_split: LoadedSplit, eval_rows: LoadedSplit, shots: int, seed: int, prompt_format: str
+    fewshot_rows: PreparedRows, eval_rows: PreparedRows, shots: int, seed: int, prompt_format: str
 ) -> SeededDraws:
     """The draw rule of ``prompt_format`` over the few-shot split."""
-    where = f"triviaqa: {fewshot_split.where}"
-    if prompt_format == "lm_eval_harness":
-        copies = IdenticalRows(eval_rows.rows, fewshot_split.rows, key="question_id")
-        return LmEvalDraws(len(fewshot_split.rows), shots, seed, copies, where=where)
-    return SeededDraws(len(fewshot_split.rows), shots, seed, where=where)
+    where = f"triviaqa: {fewshot_rows.where}"
+    if prompt_format == "lm_eval":
+        copies = IdenticalRows(eval_rows, fewshot_rows)
+        return LmEvalDraws(len(fewshot_rows.records), shots, seed, copies, where=where)
+    return SeededDraws(len(fewshot_rows.records), shots, seed, where=where)
+
+
+class IdenticalRows:
+    """Few-shot rows equal, as whole documents, to the evaluated row at a position.
+
+    lm-evaluation-harness compares the dicts ``datasets`` gives for two rows,
+    every column included; the child wrote a hash of each whole row
+    (``row_hash``), equal for equal rows.
+    """
+
+    def __init__(self, eval_rows: PreparedRows, pool: PreparedRows) -> None:
+        self.eval_rows = eval_rows
+        self.pool = pool
+        self._pool_by_hash: dict[str, list[int]] | None = None
+
+    def __call__(self, position: int) -> list[int]:
+        if self._pool_by_hash is None:
+            self._pool_by_hash = defaultdict(list)
+            for index, record in enumerate(self.pool.records):
+                self._pool_by_hash[record["row_hash"]].append(index)
+        return self._pool_by_hash.get(self.eval_rows.records[position]["row_hash"], [])
 
 
 class TriviaQADemonstrations(Mapping[int, dict[str, str]]):
-    """The few-shot split's rows as demonstrations: ``question``, ``answer`` and, with
-    evidence, ``evidence``.
+    """The few-shot split's rows as demonstrations: ``question``, ``answer`` (the value,
+    or the first alias) and, with evidence, ``evidence``; each checked when first read."""
 
-    Rows are read one field at a time from the Arrow table, so a bounded run
-    never materialises the split as Python objects; once many demonstrations
-    are needed (a full run) the two columns are converted at once, which is
-    far cheaper than row by row.
-    """
-
-    def __init__(
-        self, fewshot_split: LoadedSplit, prompt_format: str, evidence_max_chars: int | None
-    ) -> None:
-        self.rows, self.where = fewshot_split
-        self.evidence_max_chars = evidence_max_chars
-        answer_field = PROMPT_FORMATS[prompt_format][1]
-        table = self.rows.data.table
-        answers = table.column("answer").combine_chunks()
-        answer_name = "aliases" if answer_field == "first_alias" else "value"
-        if not pa.types.is_struct(answers.type) or answers.type.get_field_index(answer_name) < 0:
-            raise DataError(
-                f"{self.where}: field 'answer.{answer_name}' is missing "
-                f"(column 'answer' holds {answers.type})."
-            )
-        self.questions = table.column("question")
-        self.answers = answers.field(answer_name)
-        self.first_alias = answer_field == "first_alias"
-        self.rendered: dict[int, dict[str, str]] = {}
-        self.bulk_values: tuple[list[Any], list[Any]] | None = None
+    def __init__(self, rows: PreparedRows, prompt_format: str, include_evidence: bool) -> None:
+        self.rows = rows
+        self.first_alias = PROMPT_FORMATS[prompt_format][1] == "first_alias"
+        self.include_evidence = include_evidence
+        self.read: dict[int, dict[str, str]] = {}
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return len(self.rows.records)
 
     def __iter__(self) -> Iterator[int]:
-        return iter(range(len(self.rows)))
+        return iter(range(len(self.rows.records)))
 
     def __getitem__(self, index: int) -> dict[str, str]:
-        cached = self.rendered.get(index)
+        cached = self.read.get(index)
         if cached is None:
             cached = self._read(index)
-            self.rendered[index] = cached
+            self.read[index] = cached
         return cached
 
     def _read(self, index: int) -> dict[str, str]:
-        if self.bulk_values is None and len(self.rendered) >= BULK_READ_AFTER:
-            self.bulk_values = (self.questions.to_pylist(), self.answers.to_pylist())
-        if self.bulk_values is None:
-            question, answer = self.questions[index].as_py(), self.answers[index].as_py()
-        else:
-            question, answer = self.bulk_values[0][index], self.bulk_values[1][index]
+        record = self.rows.record(index)
         try:
-            question = field({"question": question}, "question", str)
+            question = field(record, "question", str)
             if self.first_alias:
-                answer = string_list({"aliases": answer}, "aliases", label="answer.aliases")[0]
-            answer = field({"answer.value": answer}, "answer.value", str)
+                answer = string_list(record, "aliases", label="answer.aliases")[0]
+            else:
+                answer = field({"answer.value": record["value"]}, "answer.value", str)
         except (KeyError, TypeError, ValueError) as ex:
-            raise DataError(f"{self.where}, row {index}: {ex.args[0] if ex.args else ex}") from ex
+            message = ex.args[0] if ex.args else ex
+            raise DataError(f"{self.rows.where}, row {index}: {message}") from ex
         demonstration = {"question": question, "answer": answer}
-        if self.evidence_max_chars is not None:
-            demonstration["evidence"] = evidence_text(self.rows[index], self.evidence_max_chars)
+        if self.include_evidence:
+            demonstration["evidence"] = record["evidence"]
         return demonstration

@@ -713,9 +713,13 @@ DATA_ARGS: dict[str, dict[str, Any]] = {
 @pytest.mark.parametrize(
     ("benchmark", "task_args", "message"),
     [
-        ("triviaqa", {"shots": "5"}, "triviaqa: shots must be a non-negative integer, got '5'."),
+        (
+            "triviaqa",
+            {"shots": "5"},
+            "triviaqa: shots must be a non-negative integer or null (the profile's), got '5'.",
+        ),
         ("winogrande", {"dataset_config": "xl"}, "winogrande: unknown dataset_config 'xl'"),
-        ("scienceqa", {"split": "dev"}, "scienceqa: unknown split 'dev'"),
+        ("scienceqa", {"eval_split": "dev"}, "scienceqa: unknown eval_split 'dev'"),
         ("simpleqa", {"grade_parse": "loose"}, "simpleqa: unknown grade_parse 'loose'"),
         pytest.param(
             "triviaqa",

@@ -23,15 +23,33 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import ContentImage
 from PIL import Image
 
-from benchmarks import image_cache
+from benchmarks import image_cache, prepared_rows
+from benchmarks.data_source import DataSource
 from benchmarks.image_cache import ImageCacheError, cached_image_file
-from benchmarks.images import ImageFormat, encoded_image, image_data_uri
-from benchmarks.scienceqa import scienceqa
-from benchmarks.scienceqa_prepare import prepare_rows
-from benchmarks.scienceqa_rows import RowsSource, read_rows
+from benchmarks.images import ImageFormat, encoded_image
+from benchmarks.prepare_rows import prepare_rows
+from benchmarks.prepared_rows import RowsRequest, read_rows
+from benchmarks.scienceqa import DATASET, scienceqa
+from benchmarks.scienceqa_rows import REQUIRED_COLUMNS, image_options
+from tests.images_expected import image_data_uri
 from tests.loopback_server import LoopbackServer
 
 FIXTURE = Path(__file__).parent / "fixtures" / "scienceqa" / "test_rows.hf.parquet"
+
+
+def scienceqa_request(data_files: Path, image_format: str = "png") -> RowsRequest:
+    """The request ScienceQA makes for the test split of ``data_files``."""
+    source = DataSource(
+        "scienceqa",
+        "ScienceQA",
+        DATASET,
+        dataset_path=None,
+        data_files=str(data_files),
+        bundled_sample=False,
+        splits=["test"],
+    )
+    options = image_options(image_format, None)  # type: ignore[arg-type]
+    return source.request("test", columns=REQUIRED_COLUMNS, shape="scienceqa", options=options)
 
 
 def fixture_images() -> dict[int, bytes]:
@@ -204,10 +222,8 @@ def image_parts(task_dataset: object) -> list[str]:
 
 def prepare_in_process(parquet: Path, rows_file: Path) -> list[str | None]:
     """What the child process does, run here: the rows file's image files, row by row."""
-    source = RowsSource(
-        split="test", dataset_path=None, data_files=str(parquet), image_format="png", max_side=None
-    )
-    prepare_rows({**source.request, "rows_file": str(rows_file)})
+    request = scienceqa_request(parquet)
+    prepare_rows(request, rows_file)
     return [record.get("image_file") for record in read_rows(rows_file).records]
 
 
@@ -243,10 +259,10 @@ def test_a_current_rows_file_is_read_without_the_child(
 ) -> None:
     images, parquet, first = two_image_rows_built(tmp_path, monkeypatch)
 
-    def no_child(self: RowsSource) -> None:
+    def no_child(*_: object) -> None:
         raise AssertionError("the child process was started for a current rows file")
 
-    monkeypatch.setattr(RowsSource, "prepare", no_child)
+    monkeypatch.setattr(prepared_rows, "_prepare", no_child)
     assert image_parts(scienceqa(data_files=str(parquet)).dataset) == first
 
 

@@ -342,7 +342,7 @@ def run_docs_block(marker: str, log: str) -> str:
 @pytest.mark.parametrize(
     ("answer_extraction", "stop"),
     [("stop_sequences", ["\n", ".", ","]), ("first_line", ["\n"]),
-     ("lm_eval_harness", ["\n", ".", ","])],
+     ("lm_eval", ["\n", ".", ","])],
 )  # fmt: skip
 def test_triviaqa_sends_its_stop_sequences_and_a_token_limit(
     answer_extraction: str, stop: list[str], tmp_path: Path

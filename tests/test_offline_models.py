@@ -31,12 +31,12 @@ def headline(task: Task, model: str, tmp_path: Path, **roles: str) -> float:
     "task",
     [
         lambda: triviaqa(bundled_sample=True),
-        lambda: triviaqa(bundled_sample=True, prompt_format="lm_eval_harness", shots=2),
+        lambda: triviaqa(bundled_sample=True, prompt_format="lm_eval", shots=2),
         lambda: triviaqa(bundled_sample=True, metric="lm_eval_exact_match"),
         lambda: winogrande(bundled_sample=True),
         lambda: winogrande(bundled_sample=True, shots=3),
         lambda: scienceqa(bundled_sample=True),
-        lambda: scienceqa(bundled_sample=True, prompt_format="lmms_eval", strict_parse=True),
+        lambda: scienceqa(bundled_sample=True, profile="lmms_eval_0.7.3"),
     ],
     ids=[
         "triviaqa",

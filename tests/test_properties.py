@@ -10,16 +10,16 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
+from typing import get_args
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.answer_matching import (
-    ANSWER_EXTRACTIONS,
+    AnswerExtraction,
     extract_short_answer,
     max_token_f1,
     normalize_answer,
-    token_f1,
 )
 from benchmarks.mcq import (
     LETTER_PARSERS,
@@ -122,7 +122,7 @@ def test_token_f1_is_a_bounded_symmetric_score(prediction: str, truth: str) -> N
 @example(" U.S. Grant\n")
 @example("\n\nParis")
 def test_extract_short_answer_is_a_stop_free_substring(reply: str) -> None:
-    for mode in ANSWER_EXTRACTIONS:
+    for mode in get_args(AnswerExtraction):
         answer = extract_short_answer(reply, mode)
         assert answer in reply
         assert "\n" not in answer
@@ -216,3 +216,8 @@ def test_strict_grade_accepts_every_documented_decoration(
 ) -> None:
     reply = f"{padding}{emphasis}{letter}{end}{emphasis}{padding}"
     assert parse_grade_strict(reply) == letter
+
+
+def token_f1(prediction: str, truth: str) -> float:
+    """The official F1 of one prediction against one answer."""
+    return max_token_f1(prediction, [truth])

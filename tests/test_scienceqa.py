@@ -395,7 +395,8 @@ def test_missing_column(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ({"split": "dev"}, "unknown split 'dev'; choose one of train, validation, test."),
+        ({"eval_split": "dev"}, "unknown eval_split 'dev'; choose one of train, validation, test."),
+        ({"split": "test"}, "split was renamed eval_split."),
         ({"subset": "img"}, "unknown subset 'img'; choose one of all, image, no_image."),
         (
             {"prompt_format": "llava"},
@@ -410,7 +411,24 @@ def test_missing_column(tmp_path: Path) -> None:
             {"max_image_side": "512"},
             "max_image_side must be a positive integer or null (full size), got '512'.",
         ),
-        ({"strict_parse": "yes"}, "strict_parse must be true or false, got 'yes'."),
+        (
+            {"answer_parse": "yes"},
+            "unknown answer_parse 'yes'; choose one of option_letter, lmms_eval.",
+        ),
+        (
+            {"strict_parse": True},
+            "strict_parse was renamed answer_parse (strict_parse=true is answer_parse=lmms_eval).",
+        ),
+        (
+            {"profile": "lmms_eval"},
+            "unknown profile 'lmms_eval'; choose one of default, lmms_eval_0.7.3.",
+        ),
+        (
+            {"num_exmaples": 5},
+            "unknown parameter 'num_exmaples'; did you mean num_examples? the parameters are "
+            "profile, prompt_format, answer_parse, eval_split, subset, num_examples, "
+            "image_format, max_image_side, dataset_path, data_files, bundled_sample.",
+        ),
     ],
 )
 def test_invalid_parameters(arguments: dict[str, Any], message: str) -> None:
@@ -431,7 +449,7 @@ def test_grade_band(grade: str, band: str) -> None:
 
 VALID = ["A", "B", "C"]
 
-# reply, (letter, rule) by default, (letter, rule) with strict_parse=True
+# reply, (letter, rule) by default, (letter, rule) with answer_parse=lmms_eval
 REPLY_FORMATS = [
     ("B", ("B", "exact"), ("B", "exact")),
     ("  b \n", ("B", "exact"), ("B", "exact")),
@@ -519,7 +537,7 @@ def test_eval_end_to_end(tmp_path: Path) -> None:
 
 
 def test_eval_end_to_end_strict(tmp_path: Path) -> None:
-    metrics = run(tmp_path, strict_parse=True)
+    metrics = run(tmp_path, answer_parse="lmms_eval")
     assert metrics == pytest.approx(
         {
             "accuracy": 3 / 9,

@@ -1,4 +1,5 @@
-"""ScienceQA as lmms-eval 0.7.3 runs it: the reply rule of ``strict_parse`` and the run config.
+"""ScienceQA as lmms-eval 0.7.3 runs it: its reply rule (``answer_parse=lmms_eval``) and the
+run config.
 
 lmms-eval 0.7.3's ``sqa_process_results`` (lmms_eval/tasks/scienceqa/utils.py): the
 reply is stripped; it is right when its lower case equals the target's, or when it
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "configs" / "scienceqa_lmms_eval.yaml"
 FIVE = list("ABCDE")
 
-# reply, letter read by strict_parse (lmms-eval 0.7.3), for options A to E
+# reply, letter read by answer_parse=lmms_eval (lmms-eval 0.7.3), for options A to E
 STRICT_TABLE = [
     ("B", "B"),
     (" B", "B"),  # stripped
@@ -44,7 +45,7 @@ STRICT_TABLE = [
 
 
 @pytest.mark.parametrize(("reply", "letter"), STRICT_TABLE)
-def test_strict_parse_is_lmms_eval_0_7_3(reply: str, letter: str | None) -> None:
+def test_the_lmms_eval_parse_is_lmms_eval_0_7_3(reply: str, letter: str | None) -> None:
     assert parse_option_letter(reply, FIVE, strict=True).letter == letter
 
 
@@ -74,8 +75,9 @@ def test_run_config_sends_lmms_evals_settings(tmp_path: Path) -> None:
     log = read_eval_log(str(log_file))
     assert log.status == "success" and log.results is not None and log.samples is not None
     assert log.eval.task == "benchmarks/scienceqa"
-    assert log.eval.task_args["prompt_format"] == "lmms_eval"
-    assert log.eval.task_args["strict_parse"] is True
+    assert log.eval.task_args["profile"] == "lmms_eval_0.7.3"
+    assert log.eval.metadata is not None
+    assert log.eval.metadata["prompt_format"] == log.eval.metadata["answer_parse"] == "lmms_eval"
     assert log.eval.config.retry_on_error == 3
     assert (log.plan.config.max_tokens, log.plan.config.temperature) == (16, 0)
     assert len(server.requests) == len(log.samples) == 20

@@ -13,23 +13,44 @@ import pyarrow.parquet as pq
 import pytest
 from inspect_ai.dataset import Dataset
 
+from benchmarks import prepared_rows
+from benchmarks.data_source import DataSource
 from benchmarks.errors import DataError, DataUnavailableError
 from benchmarks.image_cache import ImageCacheError
 from benchmarks.loading import OFFLINE_HELP
-from benchmarks.scienceqa import scienceqa
-from benchmarks.scienceqa_rows import RowsSource
+from benchmarks.prepared_rows import RowsRequest
+from benchmarks.scienceqa import DATASET, scienceqa
+from benchmarks.scienceqa_rows import REQUIRED_COLUMNS, image_options
 
 FIXTURE = Path(__file__).parent / "fixtures" / "scienceqa" / "test_rows.hf.parquet"
 
 
-def rows_source(data_files: Path, image_format: str = "png") -> RowsSource:
-    return RowsSource(
-        split="test",
+@pytest.fixture(autouse=True)
+def real_child_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about the child process: they run it (the suite otherwise prepares
+    rows in process)."""
+    monkeypatch.delenv("INSPECT_BENCHMARKS_PREPARE", raising=False)
+
+
+def scienceqa_request(data_files: Path, image_format: str = "png") -> RowsRequest:
+    """The request ScienceQA makes for the test split of ``data_files``."""
+    source = DataSource(
+        "scienceqa",
+        "ScienceQA",
+        DATASET,
         dataset_path=None,
         data_files=str(data_files),
-        image_format=image_format,  # type: ignore[arg-type]
-        max_side=None,
+        bundled_sample=False,
+        splits=["test"],
     )
+    options = image_options(image_format, None)  # type: ignore[arg-type]
+    return source.request("test", columns=REQUIRED_COLUMNS, shape="scienceqa", options=options)
+
+
+def rows_file(data_files: Path, image_format: str = "png") -> Path | None:
+    """Where the rows of this file are kept between runs."""
+    request = scienceqa_request(data_files, image_format)
+    return prepared_rows._rows_file(request, request.local_file())
 
 
 def sent(dataset: Dataset) -> list[str]:
@@ -53,9 +74,9 @@ def test_the_rows_file_is_keyed_by_the_image_options(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path))
-    png, jpeg = rows_source(FIXTURE).rows_file, rows_source(FIXTURE, "jpeg").rows_file
+    png, jpeg = rows_file(FIXTURE), rows_file(FIXTURE, "jpeg")
     assert png is not None and jpeg is not None and png != jpeg
-    assert png.parent.parent == tmp_path / "scienceqa_rows"
+    assert png.parent.parent == tmp_path / "rows"
     scienceqa(data_files=str(FIXTURE), image_format="jpeg")
     assert jpeg.exists() and not png.exists()
 
@@ -64,13 +85,13 @@ def test_a_damaged_rows_file_is_prepared_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path))
-    rows_file = rows_source(FIXTURE).rows_file
-    assert rows_file is not None
+    kept = rows_file(FIXTURE)
+    assert kept is not None
     first = sent(scienceqa(data_files=str(FIXTURE)).dataset)
-    written = rows_file.read_bytes()
-    rows_file.write_bytes(written[: len(written) // 2])
+    written = kept.read_bytes()
+    kept.write_bytes(written[: len(written) // 2])
     assert sent(scienceqa(data_files=str(FIXTURE)).dataset) == first
-    assert rows_file.read_bytes() == written
+    assert kept.read_bytes() == written
 
 
 def test_the_childs_user_error_is_raised_unchanged(
@@ -149,10 +170,10 @@ def test_the_location_is_named_as_this_run_names_the_file(
     monkeypatch.setenv("PWD", str(tmp_path))
     assert scienceqa(data_files="rows.parquet").dataset.location == "rows.parquet (test split)"
 
-    def no_child(self: RowsSource) -> None:
+    def no_child(*_: object) -> None:
         raise AssertionError("the rows file of the same file was not reused")
 
-    monkeypatch.setattr(RowsSource, "prepare", no_child)
+    monkeypatch.setattr(prepared_rows, "_prepare", no_child)
     absolute = tmp_path / "rows.parquet"
     assert scienceqa(data_files=str(absolute)).dataset.location == f"{absolute} (test split)"
 
@@ -179,6 +200,6 @@ def test_an_unwritable_cache_is_a_clean_error(
         scienceqa(data_files=str(rows))
     message = str(raised.value)
     assert message.startswith(
-        f"cannot write the ScienceQA rows cache {tmp_path / 'a_file' / 'cache' / 'scienceqa_rows'}"
+        f"cannot write the ScienceQA rows cache {tmp_path / 'a_file' / 'cache' / 'rows'}"
     )
     assert message.endswith(". Set INSPECT_BENCHMARKS_CACHE to a writable folder.")

@@ -357,8 +357,8 @@ def test_score_records_the_raw_judge_reply_and_the_grade(tmp_path: Path) -> None
     assert failure.explanation == "judge reply 'CORRECT' is not A, B or C: judge failure"
 
 
-def test_topic_breakdown_can_be_turned_off(tmp_path: Path) -> None:
-    values = metric_values(run(tmp_path, ScriptedJudge(), topic_breakdown=False))
+def test_breakdowns_can_be_turned_off(tmp_path: Path) -> None:
+    values = metric_values(run(tmp_path, ScriptedJudge(), breakdowns=False))
     assert set(values) == {
         "correct",
         "incorrect",
@@ -562,17 +562,8 @@ def test_any_metadata_value_gives_a_sample_with_a_topic(raw: object) -> None:
         ),
         (
             {"grade_prompt": "Question: {question}\nGold target: {target}\nGrade:"},
-            "simpleqa: grade_prompt lacks the placeholder(s) {predicted_answer}.",
-        ),
-        (
-            {"grade_prompt": "{question} {target} {predicted_answer} {topic}"},
-            "simpleqa: grade_prompt has unknown placeholder(s) {topic}; it may use only "
-            "{predicted_answer}, {question}, {target} (write literal braces as {{ and }}).",
-        ),
-        (
-            {"grade_prompt": "{question} {target} {predicted_answer} }"},
-            "simpleqa: grade_prompt is not a valid format string (Single '}' encountered in "
-            "format string); write literal braces as {{ and }}.",
+            "simpleqa: grade_prompt was renamed grade_prompt_file (a UTF-8 file holding the "
+            "judge prompt).",
         ),
         (
             {"answer_prompt": "Answer the question."},
@@ -580,13 +571,13 @@ def test_any_metadata_value_gives_a_sample_with_a_topic(raw: object) -> None:
         ),
         (
             {"grader_max_tokens": 0},
-            "simpleqa: grader_max_tokens must be a positive integer or null "
-            "(the grader's own), got 0.",
+            "simpleqa: grader_max_tokens must be a positive integer, null "
+            "(the grader's own) or 'profile', got 0.",
         ),
         (
             {"grader_temperature": -1.0},
-            "simpleqa: grader_temperature must be a number >= 0 or null "
-            "(the grader's own), got -1.0.",
+            "simpleqa: grader_temperature must be a number >= 0, null "
+            "(the grader's own) or 'profile', got -1.0.",
         ),
         (
             {"dataset_path": str(CSV), "data_files": str(CSV)},
@@ -807,3 +798,47 @@ def test_offline_without_a_cached_copy_says_how_to_supply_the_file(
         "INSPECT_BENCHMARKS_CACHE)."
     )
     assert list(cache.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("template", "problem"),
+    [
+        ("Question: {question}\nGold target: {target}\nGrade:", "lacks the placeholder(s) "
+         "{predicted_answer}."),
+        ("{question} {target} {predicted_answer} {topic}", "has unknown placeholder(s) {topic}; "
+         "it may use only {predicted_answer}, {question}, {target} (write literal braces as "
+         "{{ and }})."),
+        ("{question} {target} {predicted_answer} }", "is not a valid format string (Single '}' "
+         "encountered in format string); write literal braces as {{ and }}."),
+    ],
+)  # fmt: skip
+def test_a_bad_grade_prompt_file_fails_before_any_model_call(
+    template: str, problem: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "grader.txt"
+    path.write_text(template, encoding="utf-8")
+    with pytest.raises(ValueError) as raised:
+        simpleqa(grade_prompt_file=str(path))
+    assert str(raised.value) == f"simpleqa: grade_prompt_file {path} {problem}"
+
+
+def test_a_grade_prompt_file_is_what_the_judge_gets(tmp_path: Path) -> None:
+    path = tmp_path / "grader.txt"
+    path.write_text("Q: {question}\nGold: {target}\nA: {predicted_answer}\nGrade:", "utf-8")
+    prompts: list[str] = []
+
+    def judge(messages: list[ChatMessage]) -> str:
+        prompts.append(last_user_text(messages))
+        return "A"
+
+    (log,) = eval(
+        simpleqa(dataset_path=str(CSV), grade_prompt_file=str(path), num_examples=1),
+        model=candidate(),
+        model_roles={"grader": scripted_model(judge, name="grader")},
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success"
+    assert prompts == [
+        f"Q: {QUESTIONS[0]}\nGold: Michio Sugeno\nA: {candidate_reply(0)}\nGrade:"
+    ]

@@ -144,7 +144,7 @@ def metric_values(log: EvalLog) -> dict[str, float]:
 def test_a_panel_grades_by_majority_and_reports_each_judge(tmp_path: Path) -> None:
     judges = {name: CountingJudge(replies) for name, replies in PANEL.items()}
     models = [scripted_model(judge, name=name) for name, judge in judges.items()]
-    log = run(tmp_path, {"grader": models}, topic_breakdown=False)
+    log = run(tmp_path, {"grader": models}, breakdowns=False)
     assert [judge.calls for judge in judges.values()] == [4, 4, 4]
     assert log.samples is not None
     by_question = {QUESTIONS.index(str(s.input)): s.scores["simpleqa_scorer"] for s in log.samples}  # type: ignore[index]
@@ -183,7 +183,7 @@ def test_a_panel_grades_by_majority_and_reports_each_judge(tmp_path: Path) -> No
 
 def test_one_judge_costs_one_call_per_sample_and_reports_no_panel(tmp_path: Path) -> None:
     judge = CountingJudge(PANEL["judge_a"])
-    log = run(tmp_path, {"grader": scripted_model(judge, name="solo")}, topic_breakdown=False)
+    log = run(tmp_path, {"grader": scripted_model(judge, name="solo")}, breakdowns=False)
     assert judge.calls == 4
     values = metric_values(log)
     assert not [name for name in values if name.startswith("judge_1") or "kappa" in name]
@@ -247,7 +247,7 @@ def inspect_score(log: Path, judge: str, output: Path, base_url: str) -> None:
 @pytest.mark.parametrize(
     ("task", "scorer", "args", "headline"),
     [
-        (simpleqa, "simpleqa_scorer", {"profile": "simple_evals"}, "f_score"),
+        (simpleqa, "simpleqa_scorer", {"profile": "simple_evals_ee3b031"}, "f_score"),
         (simpleqa_verified, "simpleqa_verified_scorer", {}, "f1"),
     ],
 )

@@ -60,7 +60,7 @@ def test_simple_evals_profile_sends_the_system_message_to_candidate_and_judge(
     tmp_path: Path,
 ) -> None:
     candidate, judge = Recorder("Mirza Hameedullah Beg"), Recorder("A")
-    log = run(tmp_path, candidate, judge, profile="simple_evals", num_examples=1)
+    log = run(tmp_path, candidate, judge, profile="simple_evals_ee3b031", num_examples=1)
     # simple-evals draws fixture row 6 first (random.Random(0).sample(range(10), 1) == [6])
     question = "Who appointed the Chief Justice of India, Mirza Hameedullah Beg, in 1977?"
     (candidate_messages,) = candidate.calls
@@ -104,7 +104,7 @@ def test_explicit_judge_settings_win_over_the_profile(tmp_path: Path) -> None:
         tmp_path,
         Recorder("x"),
         Recorder("B"),
-        profile="simple_evals",
+        profile="simple_evals_ee3b031",
         grader_max_tokens=4096,
         grader_temperature=None,
         num_examples=1,
@@ -120,7 +120,9 @@ def test_simple_evals_draws_num_examples_as_simple_evals_does(
         examples = list(csv.DictReader(handle))
     drawn = random.Random(0).sample(examples, 4)
     with caplog.at_level(logging.WARNING, logger="benchmarks.simpleqa"):
-        dataset = simpleqa(dataset_path=str(CSV), profile="simple_evals", num_examples=4).dataset
+        dataset = simpleqa(
+            dataset_path=str(CSV), profile="simple_evals_ee3b031", num_examples=4
+        ).dataset
     assert [s.input for s in dataset] == [row["problem"] for row in drawn]
     assert [s.id for s in dataset] == ["simpleqa_6", "simpleqa_9", "simpleqa_0", "simpleqa_2"]
     assert [r.getMessage() for r in caplog.records] == [
@@ -131,7 +133,7 @@ def test_simple_evals_draws_num_examples_as_simple_evals_does(
     first = simpleqa(dataset_path=str(CSV), num_examples=4).dataset
     assert [s.id for s in first] == [f"simpleqa_{i}" for i in range(4)]
     # every row, in file order, when num_examples is not given
-    every = simpleqa(dataset_path=str(CSV), profile="simple_evals").dataset
+    every = simpleqa(dataset_path=str(CSV), profile="simple_evals_ee3b031").dataset
     assert [s.id for s in every] == [f"simpleqa_{i}" for i in range(10)]
 
 
@@ -140,17 +142,22 @@ def test_simple_evals_draws_num_examples_as_simple_evals_does(
     [
         (
             {"profile": "openai"},
-            "simpleqa: unknown profile 'openai'; choose one of paper, simple_evals.",
+            "simpleqa: unknown profile 'openai'; choose one of paper, simple_evals_ee3b031.",
         ),
         (
-            {"profile": "simple_evals", "num_examples": 11},
-            f"simpleqa: num_examples=11 with profile simple_evals draws without replacement "
-            f"from the 10 rows of {CSV}, as simple-evals does; it can draw at most 10.",
+            {"profile": "simple_evals"},
+            "simpleqa: profile 'simple_evals' was renamed 'simple_evals_ee3b031'.",
+        ),
+        (
+            {"profile": "simple_evals_ee3b031", "num_examples": 11},
+            "simpleqa: num_examples=11 with profile simple_evals_ee3b031 draws without "
+            f"replacement from the 10 rows of {CSV}, as simple-evals does; it can draw at "
+            "most 10.",
         ),
         (
             {"grader_max_tokens": "profiles"},
-            "simpleqa: grader_max_tokens must be a positive integer or null (the grader's own), "
-            "got 'profiles'.",
+            "simpleqa: grader_max_tokens must be a positive integer, null (the grader's own) "
+            "or 'profile', got 'profiles'.",
         ),
     ],
 )
@@ -162,7 +169,7 @@ def test_bad_profile_parameters_are_refused(arguments: dict[str, Any], message: 
 
 def test_the_candidate_question_text_is_what_the_judge_sees(tmp_path: Path) -> None:
     candidate, judge = Recorder("Paris"), Recorder("C")
-    run(tmp_path, candidate, judge, profile="simple_evals", num_examples=2)
+    run(tmp_path, candidate, judge, profile="simple_evals_ee3b031", num_examples=2)
     asked = sorted(last_user_text(call) for call in candidate.calls)
     judged = sorted(
         call[-1].text.rsplit("\nQuestion: ", 1)[1].split("\nGold target: ", 1)[0]

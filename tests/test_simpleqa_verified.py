@@ -289,7 +289,8 @@ def test_a_repeated_original_index_names_both_rows(tmp_path: Path) -> None:
     with pytest.raises(DataError) as raised:
         simpleqa_verified(dataset_path=str(path))
     assert str(raised.value) == (
-        f"{path} (eval split), row 12: field 'original_index' '7' repeats row 5."
+        f"{path} (eval split), row 12: field 'original_index' '7' repeats row 5 "
+        "(sample ids must be unique)."
     )
 
 
@@ -307,7 +308,7 @@ def test_the_starter_configuration(tmp_path: Path) -> None:
     config = yaml.safe_load((ROOT / "configs" / "simpleqa_verified_starter.yaml").read_text())
     assert config["task"] == {
         "task": "benchmarks/simpleqa_verified",
-        "args": {"grade_parse": "verified_starter"},
+        "args": {"profile": "kaggle_starter"},
     }
     # the judge is bound on the command line, as the file's header says: a model named in
     # the file would be built (and need its key) even when --model-role replaces it
@@ -315,7 +316,8 @@ def test_the_starter_configuration(tmp_path: Path) -> None:
     header = (ROOT / "configs" / "simpleqa_verified_starter.yaml").read_text().split("\ntask:")[0]
     assert "--model-role grader=openai/gpt-4.1-2025-04-14" in header
     # the starter code sets no judge temperature or token limit: none is sent
-    log = run(tmp_path, grade_parse="verified_starter", num_examples=1)
+    log = run(tmp_path, profile="kaggle_starter", num_examples=1)
+    assert log.eval.metadata is not None and log.eval.metadata["grade_parse"] == "verified_starter"
     assert log.samples is not None
     (judge_event,) = [
         e for e in log.samples[0].events if e.event == "model" and e.model == "mockllm/grader"

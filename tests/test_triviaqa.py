@@ -20,11 +20,12 @@ from inspect_ai.scorer import SampleScore, Score
 from benchmarks.answer_matching import (
     extract_short_answer,
     lm_eval_exact_match,
+    max_token_f1,
     normalize_answer,
-    token_f1,
 )
 from benchmarks.loading import DataError
-from benchmarks.triviaqa import triviaqa, triviaqa_metrics
+from benchmarks.triviaqa import triviaqa
+from benchmarks.triviaqa_scorer import triviaqa_metrics
 from tests.prompts import prompt, prompts_of
 from tests.scripted import replies_by_prompt
 
@@ -156,7 +157,7 @@ def test_num_examples_caps_the_rows_loaded() -> None:
 
 
 @pytest.mark.parametrize(
-    ("reply", "stop_sequences", "first_line", "lm_eval_harness"),
+    ("reply", "stop_sequences", "first_line", "lm_eval"),
     [
         ("Paris", "Paris", "Paris", "Paris"),
         ("  Paris  ", "Paris", "Paris", "Paris"),
@@ -177,11 +178,11 @@ def test_num_examples_caps_the_rows_loaded() -> None:
     ],
 )
 def test_answer_extraction(
-    reply: str, stop_sequences: str, first_line: str, lm_eval_harness: str
+    reply: str, stop_sequences: str, first_line: str, lm_eval: str
 ) -> None:
     assert extract_short_answer(reply, "stop_sequences") == stop_sequences
     assert extract_short_answer(reply, "first_line") == first_line
-    assert extract_short_answer(reply, "lm_eval_harness") == lm_eval_harness
+    assert extract_short_answer(reply, "lm_eval") == lm_eval
 
 
 @pytest.mark.parametrize(
@@ -272,7 +273,7 @@ def test_end_to_end_first_line_extraction(tmp_path: Path) -> None:
 
 
 def test_lm_eval_harness_prompt_format() -> None:
-    task = triviaqa(shots=1, prompt_format="lm_eval_harness", data_files=JSONL)
+    task = triviaqa(shots=1, prompt_format="lm_eval", data_files=JSONL)
     # "?" appended even after a "?"; the demonstration answers with the first alias.
     assert prompt(task, 0) == (
         "Question: In the Shakespeare play ‘The Tempest’, Prospero is the overthrown Duke of "
@@ -325,7 +326,7 @@ def test_lm_eval_draw_and_chat_layout() -> None:
     validation = read_rows(LM_EVAL_ROWS["validation"])
     task = triviaqa(
         dataset_config="rc.nocontext",
-        prompt_format="lm_eval_harness",
+        prompt_format="lm_eval",
         fewshot_as_multiturn=True,
         data_files=LM_EVAL_ROWS,
         num_examples=count,
@@ -344,7 +345,7 @@ def test_lm_eval_draw_and_chat_layout() -> None:
 def test_lm_eval_draw_in_one_user_message() -> None:
     count = NEAR_COPY_DRAWN + 1
     validation = read_rows(LM_EVAL_ROWS["validation"])
-    task = triviaqa(prompt_format="lm_eval_harness", data_files=LM_EVAL_ROWS, num_examples=count)
+    task = triviaqa(prompt_format="lm_eval", data_files=LM_EVAL_ROWS, num_examples=count)
     for position, demonstrations in enumerate(lm_eval_demonstrations(count)):
         blocks = [
             f"{lm_eval_question(row)} {row['answer']['aliases'][0]}" for row in demonstrations
@@ -357,7 +358,7 @@ def test_lm_eval_draw_first_question_exactly() -> None:
     """Question 0 of the fixture, byte for byte (the first 5 of Random(1234).sample(train, 6))."""
     messages = prompt(
         triviaqa(
-            prompt_format="lm_eval_harness", fewshot_as_multiturn=True, data_files=LM_EVAL_ROWS
+            prompt_format="lm_eval", fewshot_as_multiturn=True, data_files=LM_EVAL_ROWS
         ),
         0,
     )
@@ -417,7 +418,7 @@ def test_the_fixture_exercises_the_removal_of_the_evaluated_question() -> None:
 
 def test_lm_eval_draw_needs_one_row_more_than_shots() -> None:
     with pytest.raises(DataError) as raised:
-        triviaqa(shots=10, prompt_format="lm_eval_harness", data_files=JSONL)
+        triviaqa(shots=10, prompt_format="lm_eval", data_files=JSONL)
     assert str(raised.value) == (
         f"triviaqa: {JSONL['train']} (train split) has 10 rows; lm-evaluation-harness's "
         "draw takes shots + 1 = 11 of them."
@@ -442,8 +443,8 @@ def test_default_profile_as_chat_turns() -> None:
 def test_end_to_end_lm_eval_harness_rules(tmp_path: Path) -> None:
     metrics = run(
         tmp_path,
-        prompt_format="lm_eval_harness",
-        answer_extraction="lm_eval_harness",
+        prompt_format="lm_eval",
+        answer_extraction="lm_eval",
         metric="lm_eval_exact_match",
     )
     # Sunset Blvd and onions match; "Calvin Ripken" matches no alias once
@@ -509,7 +510,7 @@ def test_default_profile_differs_from_lm_eval_on_purpose(
     normalized_aliases = [normalize_answer(alias) for alias in aliases]
     default = extract_short_answer(reply, "stop_sequences")
     assert (normalize_answer(default) in normalized_aliases) == default_hit
-    lm_eval = extract_short_answer(reply, "lm_eval_harness")
+    lm_eval = extract_short_answer(reply, "lm_eval")
     assert lm_eval_verdict(lm_eval, aliases) == lm_eval_hit
     assert (lm_eval_exact_match(lm_eval, aliases) is not None) == lm_eval_hit
 
@@ -540,7 +541,10 @@ def test_scores_record_extracted_normalized_and_matched(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"shots": -1}, "triviaqa: shots must be a non-negative integer, got -1."),
+        (
+            {"shots": -1},
+            "triviaqa: shots must be a non-negative integer or null (the profile's), got -1.",
+        ),
         (
             {"metric": "f1"},
             "triviaqa: unknown metric 'f1'; choose one of normalized_alias_exact_match, "
@@ -563,13 +567,25 @@ def test_scores_record_extracted_normalized_and_matched(tmp_path: Path) -> None:
         ({"answer_extraction": "all"}, "triviaqa: unknown answer_extraction 'all'"),
         (
             {"fewshot_as_multiturn": "yes"},
-            "triviaqa: fewshot_as_multiturn must be true or false, got 'yes'.",
+            "triviaqa: fewshot_as_multiturn must be true, false or null (the profile's), "
+            "got 'yes'.",
         ),
         (
             {"prompt_format": "helm"},
-            "triviaqa: unknown prompt_format 'helm'; choose one of default, lm_eval_harness.",
+            "triviaqa: unknown prompt_format 'helm'; choose one of default, lm_eval.",
         ),
-        ({"shots": True}, "triviaqa: shots must be a non-negative integer, got True."),
+        (
+            {"shots": True},
+            "triviaqa: shots must be a non-negative integer or null (the profile's), got True.",
+        ),
+        (
+            {"prompt_format": "lm_eval_harness"},
+            "triviaqa: prompt_format 'lm_eval_harness' was renamed 'lm_eval'.",
+        ),
+        (
+            {"profile": "lm_eval"},
+            "triviaqa: unknown profile 'lm_eval'; choose one of default, lm_eval_0.4.13.",
+        ),
         (
             {"fewshot_split": "test"},
             "triviaqa: the test split has no answers to demonstrate with; "
@@ -704,20 +720,6 @@ def test_evidence_needs_the_evidence_columns(tmp_path: Path) -> None:
     )
 
 
-def test_bulk_reads_give_the_same_samples_as_row_by_row(monkeypatch: pytest.MonkeyPatch) -> None:
-    import benchmarks.triviaqa_prompts as triviaqa_prompts
-
-    one_by_one = triviaqa(data_files=PARQUET).dataset
-    expected = [one_by_one[i] for i in range(len(one_by_one))]
-    monkeypatch.setattr(triviaqa_prompts, "BULK_READ_AFTER", 0)  # bulk demonstrations at once
-    iterated = list(triviaqa(data_files=PARQUET).dataset)  # chunked Arrow reads
-    assert [(s.id, s.input, s.target, s.metadata) for s in iterated] == [
-        (s.id, s.input, s.target, s.metadata) for s in expected
-    ]
-    task = triviaqa(data_files=PARQUET)
-    assert prompts_of(task, iterated) == prompts_of(task, expected)
-
-
 def test_a_downloaded_snapshot_folder_loads_offline() -> None:
     task = triviaqa(shots=1, dataset_path=str(FIXTURES / "snapshot"))
     assert len(task.dataset) == 5
@@ -748,3 +750,8 @@ def test_the_inspect_command_prints_the_offline_message_without_a_traceback(
     assert "pass data_files=<file, or {split: file}>" in output
     assert "Traceback" not in output
     assert done.returncode != 0
+
+
+def token_f1(prediction: str, truth: str) -> float:
+    """The official F1 of one prediction against one answer."""
+    return max_token_f1(prediction, [truth])

@@ -46,7 +46,8 @@ def run_inspect(*args: str) -> subprocess.CompletedProcess[str]:
     [
         (
             ["benchmarks/triviaqa", "-T", "shots=five"],
-            "triviaqa: shots must be a non-negative integer, got 'five'.",
+            "triviaqa: shots must be a non-negative integer or null (the profile's), "
+            "got 'five'.",
         ),
         (
             ["benchmarks/triviaqa", "-T", "eval_split=valid"],
@@ -70,7 +71,7 @@ def run_inspect(*args: str) -> subprocess.CompletedProcess[str]:
             "drop dataset_path and data_files, or drop bundled_sample.",
         ),
         (
-            ["benchmarks/scienceqa", "-T", "bundled_sample=true", "-T", "split=validation"],
+            ["benchmarks/scienceqa", "-T", "bundled_sample=true", "-T", "eval_split=validation"],
             "scienceqa: the bundled sample has the split(s) 'test' only, not 'validation'.",
         ),
         (
@@ -107,7 +108,9 @@ def test_parameter_errors_are_value_errors_from_python() -> None:
     with pytest.raises(ValueError) as raised:
         triviaqa(shots=-1)
     assert isinstance(raised.value, TaskParameterError)
-    assert str(raised.value) == "triviaqa: shots must be a non-negative integer, got -1."
+    assert str(raised.value) == (
+        "triviaqa: shots must be a non-negative integer or null (the profile's), got -1."
+    )
 
 
 @pytest.mark.parametrize("spelling", ["None", "none", None])

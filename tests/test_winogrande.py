@@ -308,8 +308,14 @@ def test_one_user_message_and_temperature_zero(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"shots": -1}, "winogrande: shots must be a non-negative integer, got -1."),
-        ({"shots": "5"}, "winogrande: shots must be a non-negative integer, got '5'."),
+        (
+            {"shots": -1},
+            "winogrande: shots must be a non-negative integer or null (the profile's), got -1.",
+        ),
+        (
+            {"shots": "5"},
+            "winogrande: shots must be a non-negative integer or null (the profile's), got '5'.",
+        ),
         (
             {"answer_parse": "lenient"},
             "winogrande: unknown answer_parse 'lenient'; choose one of answer_marker, evalscope, "
@@ -335,7 +341,10 @@ def test_one_user_message_and_temperature_zero(tmp_path: Path) -> None:
             "winogrande: shots > 0 draws demonstrations from the train split, which is also "
             "eval_split: demonstrations would leak answers; use eval_split='validation'.",
         ),
-        ({"fewshot_seed": 1.5}, "winogrande: fewshot_seed must be an integer, got 1.5."),
+        (
+            {"fewshot_seed": 1.5},
+            "winogrande: fewshot_seed must be an integer or null (the profile's), got 1.5.",
+        ),
     ],
 )
 def test_invalid_parameters_fail_before_loading(params: dict[str, Any], message: str) -> None:

@@ -7,16 +7,20 @@ tests/peers/test_evalscope_winogrande.py checks them against that source.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from inspect_ai import eval
 from inspect_ai.log import read_eval_log
 
 from benchmarks.mcq import EVALSCOPE_RELEASES, LETTER_PARSERS, parse_evalscope_answer
-from benchmarks.winogrande import ANSWER_PARSES, winogrande
+from benchmarks.profiles.winogrande import AnswerParse
+from benchmarks.winogrande import winogrande
 from tests.inspect_cli import run_config
 from tests.loopback_server import LoopbackServer
 from tests.scripted import replies_by_prompt
+
+ANSWER_PARSES = get_args(AnswerParse)
 
 ROOT = Path(__file__).resolve().parents[1]
 VALIDATION = ROOT / "tests" / "fixtures" / "winogrande" / "validation.jsonl"
@@ -136,7 +140,8 @@ def test_run_config_sends_evalscopes_settings_and_parses_as_evalscope(tmp_path: 
     log = read_eval_log(str(log_file))
     assert log.status == "success" and log.results is not None
     assert log.eval.task == "benchmarks/winogrande"
-    assert log.eval.task_args["answer_parse"] == "evalscope"
+    assert log.eval.task_args["profile"] == "evalscope_1.14.1"
+    assert log.eval.metadata is not None and log.eval.metadata["answer_parse"] == "evalscope"
     assert log.eval.task_args["data_files"] == str(VALIDATION)
     assert log.eval.config.retry_on_error == 3
     assert log.plan.config.temperature == 0

@@ -138,8 +138,8 @@ def task_log(path: str, header: EvalLog | None = None) -> TaskLog:
     if task not in TASKS:
         raise CompareError(
             f"{display_path(path)}: task {header.eval.task!r} is not one this tool knows "
-            f"({', '.join(TASKS)}); add its scorer and breakdown fields to "
-            "benchmarks/compare/tasks.py."
+            f"({', '.join(TASKS)}); a benchmark declares its scorer and breakdown fields in "
+            "its SPEC (benchmarks/spec.py)."
         )
     return TaskLog(path=path, header=header, task=task)
 
@@ -320,11 +320,21 @@ def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool
             "score LOG --model-role grader=... --action append, then --scorer <name>1), or "
             "measure the judges with --judges."
         )
-    args_a, args_b = a.task_args or {}, b.task_args or {}
+    args_a, args_b = effective_task_args(a), effective_task_args(b)
     for name in sorted((set(args_a) | set(args_b)) - UNCHECKED_TASK_ARGS):
         if args_a.get(name, NOT_RECORDED) != args_b.get(name, NOT_RECORDED):
             value_a, value_b = args_a.get(name, NOT_RECORDED), args_b.get(name, NOT_RECORDED)
             raise differs(f"task argument {name!r}", value_a, value_b)
+
+
+def effective_task_args(spec: Any) -> dict[str, Any]:
+    """A log's task arguments as the task applied them: a switch left to its profile (None)
+    is the profile's value, which the task records in its metadata."""
+    args = dict(spec.task_args or {})
+    resolved = spec.metadata or {}
+    return {
+        name: resolved.get(name, value) if value is None else value for name, value in args.items()
+    }
 
 
 def judges(model_roles: dict[str, Any] | None) -> list[str]:

@@ -1,41 +1,25 @@
-"""What each benchmark's logs hold: its scorer, score value keys, metrics and breakdown fields.
+"""What each benchmark's logs hold, for ``benchmarks.compare``: read from the benchmarks' specs.
 
-This table is the only benchmark-specific knowledge of ``benchmarks.compare``;
-a new task needs one entry. Every metric is a function of per-question sums
-of the score value keys (``components``), which is what lets one vectorized
-bootstrap serve all of them. A metric that is the mean of one component is a
-proportion when that component is 0 or 1 on every question (after averaging
-epochs), and then gets the exact binary methods instead of the bootstrap.
+Every metric is a function of per-question sums of the score value keys
+(``components``), which is what lets one vectorized bootstrap serve all of
+them. A metric that is the mean of one component is a proportion when that
+component is 0 or 1 on every question (after averaging epochs), and then gets
+the exact binary methods instead of the bootstrap. ``BenchmarkSpec`` in
+``benchmarks/spec.py`` declares them; nothing here is benchmark-specific.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-import numpy as np
+from benchmarks.catalog import specs
+from benchmarks.simpleqa_metrics import GRADE_VALUE_KEYS
+from benchmarks.spec import CompareMetric
 
-from benchmarks.statistics import FloatArray
-
+Metric = CompareMetric
 # The value of a "C"/"I" score (option_letter_scorer) is read as this component.
 CORRECT = "correct"
-
-
-@dataclass(frozen=True)
-class Metric:
-    """One metric: its name and how it follows from the component sums.
-
-    ``mean_of``: the metric is the mean of this component; a proportion (Wilson,
-    Newcombe, McNemar) when ``proportion`` and every value is 0 or 1 (several
-    epochs can make it fractional), else bootstrapped like a ratio. Otherwise
-    ``ratio`` computes it from the sums (columns in ``TaskScores.components``
-    order) and the question count.
-    """
-
-    name: str
-    mean_of: str | None = None
-    ratio: Callable[[FloatArray, int], FloatArray] | None = None
-    proportion: bool = True
 
 
 @dataclass(frozen=True)
@@ -51,7 +35,7 @@ class TaskScores:
 
     scorer: str
     components: tuple[str, ...]
-    metrics: tuple[Metric, ...]
+    metrics: tuple[CompareMetric, ...]
     category_metrics: tuple[str, ...]
     breakdowns: tuple[str, ...]
 
@@ -60,89 +44,24 @@ class TaskScores:
         return self.components or (CORRECT,)
 
 
-def _safe_divide(numerator: FloatArray, denominator: FloatArray) -> FloatArray:
-    # The tasks' own metrics report 0 for an empty denominator; so does this.
-    result = np.zeros(np.broadcast(numerator, denominator).shape)
-    np.divide(numerator, denominator, out=result, where=denominator != 0)
-    return result
+def _task_scores() -> dict[str, TaskScores]:
+    return {
+        name: TaskScores(
+            scorer=spec.scorer,
+            components=spec.value_keys,
+            metrics=spec.compare_metrics,
+            category_metrics=spec.category_metrics,
+            breakdowns=spec.breakdowns,
+        )
+        for name, spec in specs().items()
+    }
 
 
-def simpleqa_attempted_accuracy(sums: FloatArray, n: int) -> FloatArray:
-    """correct / (correct + incorrect): accuracy on the attempted questions."""
-    correct, incorrect = sums[..., 0], sums[..., 1]
-    return _safe_divide(correct, correct + incorrect)
-
-
-def simpleqa_f_score(sums: FloatArray, n: int) -> FloatArray:
-    """Harmonic mean of the share correct and the attempted accuracy (simple-evals' F)."""
-    accuracy = sums[..., 0] / n
-    attempted_accuracy = simpleqa_attempted_accuracy(sums, n)
-    return _safe_divide(2 * accuracy * attempted_accuracy, accuracy + attempted_accuracy)
-
-
-# Value keys of simpleqa_scorer, in the column order the ratios above read.
-SIMPLEQA_COMPONENTS = ("correct", "incorrect", "not_attempted", "judge_failure")
-SIMPLEQA_METRICS = (
-    Metric("correct", mean_of="correct"),
-    Metric("incorrect", mean_of="incorrect"),
-    Metric("not_attempted", mean_of="not_attempted"),
-    Metric("attempted_accuracy", ratio=simpleqa_attempted_accuracy),
-    Metric("f_score", ratio=simpleqa_f_score),
-)
-SIMPLEQA_CATEGORY_METRICS = ("correct", "attempted_accuracy")
-MCQ_METRICS = (Metric("accuracy", mean_of=CORRECT),)
-
-TASKS: dict[str, TaskScores] = {
-    "triviaqa": TaskScores(
-        scorer="triviaqa_scorer",
-        components=("exact_match", "f1"),
-        metrics=(
-            Metric("exact_match", mean_of="exact_match"),
-            Metric("f1", mean_of="f1", proportion=False),
-        ),
-        category_metrics=("exact_match", "f1"),
-        breakdowns=("answer_type",),
-    ),
-    "simpleqa": TaskScores(
-        scorer="simpleqa_scorer",
-        components=SIMPLEQA_COMPONENTS,
-        metrics=SIMPLEQA_METRICS,
-        category_metrics=SIMPLEQA_CATEGORY_METRICS,
-        breakdowns=("topic", "answer_type"),
-    ),
-    "simpleqa_verified": TaskScores(
-        scorer="simpleqa_verified_scorer",
-        components=SIMPLEQA_COMPONENTS,
-        metrics=SIMPLEQA_METRICS,
-        category_metrics=SIMPLEQA_CATEGORY_METRICS,
-        breakdowns=("topic", "answer_type", "multi_step", "requires_reasoning"),
-    ),
-    "winogrande": TaskScores(
-        scorer="option_letter_scorer",
-        components=(),
-        metrics=MCQ_METRICS,
-        category_metrics=(),
-        breakdowns=(),
-    ),
-    "scienceqa": TaskScores(
-        scorer="option_letter_scorer",
-        components=(),
-        metrics=MCQ_METRICS,
-        category_metrics=("accuracy",),
-        breakdowns=("subject", "context_type", "grade_band"),
-    ),
-}
-
+TASKS: Mapping[str, TaskScores] = _task_scores()
 # Tasks whose scores are SimpleQA judge grades (judge agreement applies).
-GRADED_TASKS = ("simpleqa", "simpleqa_verified")
-# simpleqa_scorer's value key holding 1.0 -> the grade (benchmarks.simpleqa_metrics.GRADE_VALUE_KEYS
-# inverted; repeated here so reading logs does not import the task and its data loaders).
-GRADE_OF_VALUE_KEY = {
-    "correct": "CORRECT",
-    "incorrect": "INCORRECT",
-    "not_attempted": "NOT_ATTEMPTED",
-    "judge_failure": "JUDGE_FAILURE",
-}
+GRADED_TASKS = tuple(name for name, spec in specs().items() if spec.judged)
+# simpleqa_scorer's value key holding 1.0 -> the grade.
+GRADE_OF_VALUE_KEY = {key: grade for grade, key in GRADE_VALUE_KEYS.items()}
 
 
 def task_key(task_name: str) -> str:

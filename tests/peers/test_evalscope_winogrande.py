@@ -159,7 +159,7 @@ def run_ours(base_url: str, tmp_path: Path) -> tuple[dict[int, Any], float]:
     [log_file] = (tmp_path / "logs").glob("*.eval")
     log = read_eval_log(str(log_file))
     assert log.status == "success" and log.samples is not None and log.results is not None
-    assert log.eval.task_args["answer_parse"] == "evalscope"
+    assert log.eval.metadata is not None and log.eval.metadata["answer_parse"] == "evalscope"
     scores = {}
     for sample in log.samples:
         assert sample.scores is not None

@@ -206,14 +206,16 @@ def test_config_generation_settings_are_lmms_evals(tmp_path: Path) -> None:
     config = yaml.safe_load(CONFIG.read_text())
     generation = reference["generation_kwargs"]
     assert generation == {"max_new_tokens": 16, "temperature": 0, "do_sample": False}
-    assert config["generate_config"]["max_tokens"] == generation["max_new_tokens"]
-    assert config["generate_config"]["temperature"] == generation["temperature"]
+    assert config["task"]["args"] == {"profile": "lmms_eval_0.7.3"}
+    # the profile's generation settings are the task's
+    ours = scienceqa(**config["task"]["args"], data_files=str(FIXTURE)).config
+    assert ours.max_tokens == generation["max_new_tokens"]
+    assert ours.temperature == generation["temperature"]
     # lmms-eval adds until=["\n\n"] (its default few-shot delimiter), which its API
     # model (models/chat/openai.py) does not send; the config sends no stop sequence.
-    assert "stop_seqs" not in config["generate_config"]
+    assert ours.stop_seqs is None and "stop_seqs" not in config["generate_config"]
     assert reference["dataset_path"] == "lmms-lab-encoder/ScienceQA"
     assert reference["dataset_name"] == "ScienceQA-FULL"
-    assert config["task"]["args"] == {"prompt_format": "lmms_eval", "strict_parse": True}
 
 
 def test_scienceqa_against_lmms_eval(tmp_path: Path) -> None:

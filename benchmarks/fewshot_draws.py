@@ -1,4 +1,4 @@
-"""Deterministic few-shot demonstration draws, and the two ways to lay them out.
+"""Deterministic few-shot demonstration draws, made while a dataset is loaded.
 
 Both draw rules use one ``random.Random(fewshot_seed)`` walking the evaluation
 questions in order, one draw per question:
@@ -22,38 +22,16 @@ drawing from ``range(len(pool))`` gives the same demonstrations without
 materialising the pool. Draws are made lazily and remembered, so question ``i``
 always receives the same demonstrations whatever order questions are built in,
 in any process (``random.Random`` with an int seed ignores ``PYTHONHASHSEED``).
-
-``fewshot_prompt`` lays demonstrations out as one user message (blocks joined
-by a blank line, each answer after a space: lm-evaluation-harness's completion
-layout and ``--fewshot_as_multiturn false``) or as alternating user and
-assistant messages (its ``--fewshot_as_multiturn`` layout, the default with
-``--apply_chat_template``).
+Each sample keeps its draw as row ids; ``fewshot_prompt`` and ``mcq_prompt``
+render it.
 """
 
 from __future__ import annotations
 
 import random
-from collections import defaultdict
-from collections.abc import Callable, Collection, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Collection
 
-from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
-
-from benchmarks.lazy_modules import LazyModule
-from benchmarks.loading import DataError
-
-if TYPE_CHECKING:
-    import datasets
-else:
-    datasets = LazyModule("datasets")
-
-# lm-evaluation-harness's TaskConfig defaults (config/task.py: target_delimiter,
-# fewshot_delimiter), which TriviaQA keeps.
-TARGET_DELIMITER = " "
-FEWSHOT_DELIMITER = "\n\n"
-
-# (question block, answer) of one demonstration
-Demonstration = tuple[str, str]
+from benchmarks.errors import DataError
 
 
 class SeededDraws:
@@ -114,51 +92,3 @@ class LmEvalDraws(SeededDraws):
                 f"{self.pool_size} rows, leaving fewer than shots={self.shots} to draw from."
             )
         return self._rng.sample(pool, self.shots)
-
-
-class IdenticalRows:
-    """Pool rows equal, as whole documents, to the evaluation row at a position.
-
-    lm-evaluation-harness compares the dicts ``datasets`` gives for two rows,
-    every column included. Equal rows have equal ``key`` values, so only the
-    pool rows sharing the evaluation row's key are read and compared.
-    """
-
-    def __init__(self, eval_rows: datasets.Dataset, pool: datasets.Dataset, key: str) -> None:
-        self.eval_rows = eval_rows
-        self.pool = pool
-        self.key = key
-        self._eval_keys: list[object] | None = None
-        self._pool_by_key: dict[object, list[int]] = defaultdict(list)
-
-    def __call__(self, position: int) -> list[int]:
-        if self._eval_keys is None:
-            self._eval_keys = column_values(self.eval_rows, self.key)
-            for index, value in enumerate(column_values(self.pool, self.key)):
-                self._pool_by_key[value].append(index)
-        candidates = self._pool_by_key.get(self._eval_keys[position], [])
-        if not candidates:
-            return []
-        document = self.eval_rows[position]
-        return [index for index in candidates if self.pool[index] == document]
-
-
-def column_values(rows: datasets.Dataset, name: str) -> list[object]:
-    """One column as Python values, in row order."""
-    if rows._indices is not None:  # a selected/filtered view: let datasets map the rows
-        return list(rows.select_columns([name]).to_dict()[name])
-    return rows.data.table.column(name).to_pylist()
-
-
-def fewshot_prompt(
-    demonstrations: Sequence[Demonstration], question: str, *, multiturn: bool
-) -> str | list[ChatMessage]:
-    """The input for one question: one text, or user/assistant turns ending with the question."""
-    if not multiturn:
-        blocks = [block + TARGET_DELIMITER + answer for block, answer in demonstrations]
-        return FEWSHOT_DELIMITER.join([*blocks, question])
-    messages: list[ChatMessage] = []
-    for block, answer in demonstrations:
-        messages += [ChatMessageUser(content=block), ChatMessageAssistant(content=answer)]
-    messages.append(ChatMessageUser(content=question))
-    return messages

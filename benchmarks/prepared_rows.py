@@ -1,0 +1,252 @@
+"""A split's rows, read once by a child process and kept as JSON lines between runs.
+
+Reading a split takes ``datasets`` and pyarrow, about 140 MB that a process
+keeps to its end once they are imported. So a child process reads it
+(``python -m benchmarks.prepare_rows``): it loads the split from the Hub (at a
+pinned revision), a snapshot folder or a local file, checks its columns,
+turns each row into plain values (a benchmark may shape them: ScienceQA puts
+its images into the verified image cache) and writes the rows as JSON lines
+to ``$INSPECT_BENCHMARKS_CACHE/rows``. The eval process reads that file alone:
+it never imports a data library, and holds what a task reading ready rows
+from JSON lines would hold.
+
+A rows file is reused while its source is the same: a local file's resolved
+path, size, inode and modification time; a Hub dataset's id, config and
+pinned revision (the Hugging Face cache is keyed by it too); never for a
+snapshot folder. The key also holds the request (split, columns, options)
+and the versions of this package and of the file layout. A row the child
+could not read is written as ``{"error": ...}``, raised naming the row when
+its sample is built, before any model call. User errors of the child (a
+missing file, a missing column, no network) are raised unchanged here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from benchmarks import download
+from benchmarks.errors import DataError, DataUnavailableError
+from benchmarks.image_cache import ImageCacheError
+from benchmarks.loading import DataFiles, local_data_file
+
+# Bumped when what a rows file holds changes; part of every file's key.
+ROWS_VERSION = 2
+# Set to "inprocess" to prepare rows in this process (same code, no child): faster
+# when many small files are read, as in the test suite.
+PREPARE_ENV = "INSPECT_BENCHMARKS_PREPARE"
+
+# Exceptions of the child that are the user's to fix, re-raised as they are.
+USER_ERRORS: dict[str, type[Exception]] = {
+    "DataError": DataError,
+    "DataUnavailableError": DataUnavailableError,
+    "ImageCacheError": ImageCacheError,
+}
+
+
+@dataclass(frozen=True)
+class RowsRequest:
+    """One split to read, and how (JSON, for the child).
+
+    Attributes:
+        benchmark: Name in messages (``TriviaQA``).
+        hub_path: The Hub dataset read when no local data is given.
+        revision: Its pinned revision.
+        config: Hub config (ignored for local files).
+        split: The split.
+        dataset_path, data_files: Local data, as the task was given it.
+        columns: Columns every row must have, written in this order.
+        single_file_split: The split a lone local file stands for.
+        shape: How records are shaped: ``plain`` (the columns' values) or a
+            benchmark's (``scienceqa``: images into the image cache).
+        options: The shape's options (image format, ...).
+        row_hash: Also write a hash of each whole row (every column), for
+            lm-evaluation-harness's "equal to the evaluated document" rule.
+    """
+
+    benchmark: str
+    hub_path: str
+    revision: str | None
+    config: str | None
+    split: str
+    dataset_path: str | None
+    data_files: str | dict[str, str] | None
+    columns: tuple[str, ...]
+    single_file_split: str | None = None
+    shape: str = "plain"
+    options: dict[str, Any] = field(default_factory=dict)
+    row_hash: bool = False
+
+    @classmethod
+    def make(cls, *, data_files: DataFiles | None, **fields: Any) -> RowsRequest:
+        return cls(data_files=_json_data_files(data_files), **fields)
+
+    def local_file(self) -> Path | None:
+        return local_data_file(
+            self.benchmark, self.split, self.dataset_path, self.data_files, self.single_file_split
+        )
+
+
+@dataclass
+class PreparedRows:
+    """The rows of one split as the child wrote them.
+
+    ``records``: each row's values (or ``{"error": ...}``); ``header``: what
+    the shape adds about the whole split (ScienceQA: the rows with an image).
+    """
+
+    where: str
+    records: list[dict[str, Any]]
+    header: dict[str, Any]
+    from_earlier_run: bool = False
+
+    def record(self, row: int) -> dict[str, Any]:
+        """Row ``row``'s values; a row the child could not read raises its error."""
+        record = self.records[row]
+        if "error" in record:
+            raise DataError(f"{self.where}, row {row}: {record['error']}")
+        return record
+
+
+def prepared_rows(request: RowsRequest, *, again: bool = False) -> PreparedRows:
+    """The split's rows: from the rows file of an earlier run when its source is unchanged
+    (unless ``again``), else prepared now."""
+    local = request.local_file()
+    # as load_split names a local file (the rows file may be another spelling's)
+    where = None if local is None else f"{local} ({request.split} split)"
+    rows_file = _rows_file(request, local)
+    if rows_file is not None and not again:
+        try:
+            return read_rows(rows_file, where, from_earlier_run=True)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            pass  # missing, damaged, or not written by this version: prepared below
+    with tempfile.TemporaryDirectory(prefix="benchmark-rows-") as work:
+        target = rows_file or Path(work) / "rows.jsonl"
+        _prepare(request, target, Path(work) / "result.json")
+        return read_rows(target, where)
+
+
+def _prepare(request: RowsRequest, rows_file: Path, result_file: Path) -> None:
+    """Prepare the rows (in a child unless told otherwise); re-raise its user errors and
+    log its warnings under their own logger names."""
+    job = {"request": asdict(request), "rows_file": str(rows_file), "result_file": str(result_file)}
+    in_process = os.environ.get(PREPARE_ENV) == "inprocess"
+    if in_process:
+        from benchmarks.prepare_rows import run_job
+
+        run_job(job)  # its warnings are logged as they happen
+        returncode, stderr = 0, ""
+    else:
+        returncode, stderr = _run_child(job)
+    try:
+        result = json.loads(result_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        tail = "\n".join(stderr.strip().splitlines()[-20:])
+        raise RuntimeError(
+            f"Reading the {request.benchmark} rows failed (exit code {returncode}):\n{tail}"
+        ) from None
+    for name, warning in [] if in_process else result.get("warnings", []):
+        logging.getLogger(name).warning(warning)
+    if "error" in result:
+        raise USER_ERRORS[result["error_type"]](result["error"])
+
+
+def _run_child(job: dict[str, Any]) -> tuple[int, str]:
+    """Run the child on ``job``; its standard error is shown as it comes, and returned."""
+    package_root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    # -P: the working directory is not put on sys.path, so a folder named
+    # "benchmarks" (or Inspect having changed into ours) cannot shadow a module.
+    command = [sys.executable, "-P", "-m", "benchmarks.prepare_rows"]
+    try:
+        child = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+    except OSError as ex:
+        raise RuntimeError(
+            f"Reading the rows needs a child process ({' '.join(command)}), which could not "
+            f"be started: {ex}"
+        ) from ex
+    assert child.stdin is not None and child.stderr is not None
+    with child:
+        try:
+            child.stdin.write(json.dumps(job).encode("utf-8"))
+            child.stdin.close()
+        except BrokenPipeError:
+            pass  # the child ended without reading its job: its exit code and stderr say why
+        shown: list[bytes] = []
+        # datasets' download messages (a Hub download can take minutes), as they come
+        while chunk := os.read(child.stderr.fileno(), 65536):
+            shown.append(chunk)
+            sys.stderr.write(chunk.decode("utf-8", errors="replace"))
+            sys.stderr.flush()
+    return child.returncode, b"".join(shown).decode("utf-8", errors="replace")
+
+
+def read_rows(
+    path: Path, where: str | None = None, *, from_earlier_run: bool = False
+) -> PreparedRows:
+    """The rows of a rows file; ``where`` (default: the writer's) names their source."""
+    with path.open(encoding="utf-8") as file:
+        header = json.loads(file.readline())
+        if not isinstance(header, dict) or header.get("version") != ROWS_VERSION:
+            raise ValueError(f"{path}: not a rows file of this version")
+        records = [json.loads(line) for line in file]
+    if len(records) != header["rows"] or not all(isinstance(r, dict) for r in records):
+        raise ValueError(f"{path}: {len(records)} rows, the header says {header['rows']}")
+    return PreparedRows(
+        where=where or header["where"],
+        records=records,
+        header=header,
+        from_earlier_run=from_earlier_run,
+    )
+
+
+def _rows_file(request: RowsRequest, local: Path | None) -> Path | None:
+    """Where this request's rows are kept between runs (None: prepared every time)."""
+    if local is not None:
+        try:
+            resolved = local.resolve()
+            stat = resolved.stat()
+        except OSError:
+            return None  # no such file: the child names the problem
+        source: list[Any] = [str(resolved), stat.st_size, stat.st_mtime_ns, stat.st_ino]
+    elif request.dataset_path is None and request.revision is not None:
+        source = [request.hub_path, request.revision]  # a commit's files never change
+    else:
+        return None  # a snapshot folder, or an unpinned Hub copy: read every time
+    # the source stands for dataset_path and data_files (another spelling of a file is it)
+    described = asdict(request)
+    del described["dataset_path"], described["data_files"]
+    identity = json.dumps([ROWS_VERSION, _package_version(), source, described])
+    key = hashlib.sha256(identity.encode()).hexdigest()
+    return download.cache_dir("rows") / key[:2] / f"{key}.jsonl"
+
+
+def _package_version() -> str:
+    try:
+        return version("inspect-reference-benchmarks")
+    except PackageNotFoundError:  # run from a source tree
+        return "unknown"
+
+
+def _json_data_files(data_files: DataFiles | None) -> str | dict[str, str] | None:
+    if data_files is None:
+        return None
+    if isinstance(data_files, (str, os.PathLike)):
+        return os.fspath(data_files)
+    return {split: os.fspath(path) for split, path in data_files.items()}

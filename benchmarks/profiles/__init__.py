@@ -1,0 +1,82 @@
+"""Reference profiles: a reference harness's setup at a named version, as typed data.
+
+Each benchmark has a frozen dataclass of the switches its references set
+(prompt format, answer parse, few-shot draw, judge settings, ...) and the
+generation settings they send, and one instance per reference, named
+``<reference>_<version>`` (``lm_eval_0.4.13``, ``evalscope_1.14.1``), plus the
+project's own ``default`` (SimpleQA's is ``paper``). A task takes
+``profile=<name>``; each of its switch parameters defaults to None, "the
+profile's", so ``-T shots=3`` overrides one switch and keeps the rest. The
+generation settings become the task's ``GenerateConfig``, which
+``--temperature`` and the like override. Each profile names what it
+reproduces and the test that proves it against the reference's own code
+(``proof``), or says that it is restated.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from inspect_ai.model import GenerateConfig
+
+from benchmarks.task_parameters import fail
+
+P = TypeVar("P", bound="Profile")
+# The value of a switch that means "the profile's", where None means something else.
+FROM_PROFILE = "profile"
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What every profile has: its name, what it reproduces, and its generation settings.
+
+    Attributes:
+        name: ``profile=`` value.
+        reference: What it reproduces, with the version.
+        proof: The differential test that runs the reference's own code
+            against it (``tests/peers/...``), or None: restated from the
+            reference's source or paper, not run.
+        generate: Generation settings the reference sends.
+    """
+
+    name: str
+    reference: str
+    proof: str | None
+    generate: GenerateConfig = field(default_factory=GenerateConfig)
+
+    def with_overrides(self: P, overrides: Any, *, none_is_a_value: tuple[str, ...] = ()) -> P:
+        """This profile with each switch given in ``overrides`` (a task's checked
+        ``Arguments``) replaced: given means not None, or, for the switches named in
+        ``none_is_a_value`` (where None means something of its own), not "profile"."""
+        names = {f.name for f in dataclasses.fields(self)} - {"name", "reference", "proof"}
+        given = {
+            name: value
+            for name, value in vars(overrides).items()
+            if name in names
+            and (value != FROM_PROFILE if name in none_is_a_value else value is not None)
+        }
+        return dataclasses.replace(self, **given)
+
+    def switches(self) -> dict[str, Any]:
+        """The profile's switches (not its generation settings), for the log's metadata."""
+        skip = {"name", "reference", "proof", "generate"}
+        return {
+            f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in skip
+        }
+
+
+def profile_named(
+    task: str,
+    profiles: Mapping[str, P],
+    name: str,
+    renamed: Mapping[str, str] | None = None,
+) -> P:
+    """The profile ``name`` of ``task`` (a former name gets its new one)."""
+    if name in profiles:
+        return profiles[name]
+    if name in (renamed or {}):
+        fail(task, f"profile {name!r} was renamed {(renamed or {})[name]!r}.")
+    fail(task, f"unknown profile {name!r}; choose one of {', '.join(profiles)}.")

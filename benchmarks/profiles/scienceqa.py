@@ -1,0 +1,41 @@
+"""ScienceQA's reference profiles."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from inspect_ai.model import GenerateConfig
+
+from benchmarks.profiles import Profile
+
+PromptFormat = Literal["default", "lmms_eval"]
+AnswerParse = Literal["option_letter", "lmms_eval"]
+ProfileName = Literal["default", "lmms_eval_0.7.3"]
+
+
+@dataclass(frozen=True)
+class ScienceQAProfile(Profile):
+    """ScienceQA's switches: the prompt's layout and how a reply is read."""
+
+    prompt_format: PromptFormat = "default"
+    answer_parse: AnswerParse = "option_letter"
+
+
+PROFILES: dict[str, ScienceQAProfile] = {
+    "default": ScienceQAProfile(
+        name="default",
+        reference="this project's: Question/Options layout; lmms-eval 0.7.3's reply rule "
+        "extended with formats that name one option unambiguously",
+        proof=None,
+    ),
+    "lmms_eval_0.7.3": ScienceQAProfile(
+        name="lmms_eval_0.7.3",
+        reference="lmms-eval 0.7.3 `scienceqa` (tasks/scienceqa/scienceqa.yaml and utils.py): "
+        "its prompt, the image before the text, its reply rule, greedy with at most 16 tokens",
+        proof="tests/peers/test_lmms_eval_scienceqa.py",
+        generate=GenerateConfig(max_tokens=16, temperature=0.0),
+        prompt_format="lmms_eval",
+        answer_parse="lmms_eval",
+    ),
+}

@@ -1,0 +1,67 @@
+"""TriviaQA's reference profiles."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from inspect_ai.model import GenerateConfig
+
+from benchmarks.answer_matching import AnswerExtraction
+from benchmarks.profiles import Profile
+from benchmarks.triviaqa_scorer import TriviaQAMetric
+
+Config = Literal[
+    "rc.wikipedia.nocontext",
+    "rc.wikipedia",
+    "rc.web.nocontext",
+    "rc.web",
+    "rc.nocontext",
+    "rc",
+    "unfiltered.nocontext",
+    "unfiltered",
+]
+PromptFormat = Literal["default", "lm_eval"]
+ProfileName = Literal["default", "lm_eval_0.4.13"]
+
+
+@dataclass(frozen=True)
+class TriviaQAProfile(Profile):
+    """TriviaQA's switches: the data, the demonstrations and their layout, the answer rule."""
+
+    dataset_config: Config = "rc.wikipedia.nocontext"
+    shots: int = 5
+    fewshot_seed: int = 1234
+    prompt_format: PromptFormat = "default"
+    fewshot_as_multiturn: bool = False
+    answer_extraction: AnswerExtraction = "stop_sequences"
+    metric: TriviaQAMetric = "normalized_alias_exact_match"
+
+
+# lm-evaluation-harness's default max_gen_toks. The longest alias in 3,000 real
+# questions is 62 bytes, and a byte-level tokenizer spends at most one token a
+# byte, so the limit cannot cut a real answer; it bounds a reply that runs on.
+MAX_TOKENS = 256
+
+PROFILES: dict[str, TriviaQAProfile] = {
+    "default": TriviaQAProfile(
+        name="default",
+        reference="the TriviaQA paper's metrics (official normalization and F1) on the "
+        "Wikipedia validation set, 5-shot, with lm-evaluation-harness's stop sequences",
+        proof=None,
+        generate=GenerateConfig(max_tokens=MAX_TOKENS),
+    ),
+    "lm_eval_0.4.13": TriviaQAProfile(
+        name="lm_eval_0.4.13",
+        reference="lm-evaluation-harness 0.4.13 `triviaqa` against a chat model "
+        "(local-chat-completions, --num_fewshot 5 --apply_chat_template)",
+        proof="tests/peers/test_lm_eval_triviaqa.py",
+        # the body its local-chat-completions sends: max_gen_toks 256, seed 1234
+        generate=GenerateConfig(temperature=0.0, max_tokens=MAX_TOKENS, seed=1234),
+        dataset_config="rc.nocontext",
+        prompt_format="lm_eval",
+        fewshot_as_multiturn=True,
+        answer_extraction="lm_eval",
+        metric="lm_eval_exact_match",
+    ),
+}

@@ -1,0 +1,53 @@
+"""Winogrande's reference profiles."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from inspect_ai.model import GenerateConfig
+
+from benchmarks.profiles import Profile
+
+AnswerParse = Literal[
+    "answer_marker",
+    "evalscope",
+    "evalscope_1.14.1",
+    "evalscope_1.14.0",
+    "evalscope_1.13.0",
+    "evalscope_1.12.0",
+    "evalscope_1.11.1",
+    "evalscope_1.11.0",
+]
+ProfileName = Literal["default", "evalscope_1.14.1"]
+
+
+@dataclass(frozen=True)
+class WinograndeProfile(Profile):
+    """Winogrande's switches: demonstrations, their draw, and how a reply is read."""
+
+    shots: int = 0
+    fewshot_seed: int = 1234
+    answer_parse: AnswerParse = "answer_marker"
+
+
+# evalscope's generation default for API models; greedy decoding for local checkpoints.
+TEMPERATURE_0 = GenerateConfig(temperature=0.0)
+
+PROFILES: dict[str, WinograndeProfile] = {
+    "default": WinograndeProfile(
+        name="default",
+        reference="this project's: evalscope 1.14.1's prompt and settings, 0-shot, the letter "
+        "of the last `ANSWER: X`",
+        proof=None,
+        generate=TEMPERATURE_0,
+    ),
+    "evalscope_1.14.1": WinograndeProfile(
+        name="evalscope_1.14.1",
+        reference="evalscope 1.14.1 `winogrande` against an API model "
+        "(TaskConfig(eval_type='openai_api')): 0-shot, its prompt, its reply parse",
+        proof="tests/peers/test_evalscope_winogrande.py",
+        generate=TEMPERATURE_0,
+        answer_parse="evalscope",
+    ),
+}

@@ -1,0 +1,94 @@
+"""What each benchmark declares once: its task, its scores, its breakdowns, its offline rule.
+
+Every ``benchmarks/<name>.py`` ends with a ``SPEC = BenchmarkSpec(...)``, and
+``benchmarks.catalog`` lists the modules. The registry (task names and the
+hint for a misspelled one), the offline models (which bundled questions they
+know), ``benchmarks.compare`` (value keys, metrics, breakdowns) and the tests
+read the specs; nothing else lists the benchmarks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from inspect_ai import Task
+
+    from benchmarks.profiles import Profile
+
+FloatArray = Any  # numpy arrays, without importing numpy here
+
+
+@dataclass(frozen=True)
+class CompareMetric:
+    """One metric as ``benchmarks.compare`` recomputes it from per-question sums.
+
+    ``mean_of``: the metric is the mean of this value key; a proportion
+    (Wilson, Newcombe, McNemar) when ``proportion`` and every value is 0 or 1
+    (several epochs can make it fractional), else bootstrapped like a ratio.
+    Otherwise ``ratio`` computes it from the sums (columns in ``value_keys``
+    order) and the question count.
+    """
+
+    name: str
+    mean_of: str | None = None
+    ratio: Callable[[FloatArray, int], FloatArray] | None = None
+    proportion: bool = True
+
+
+@dataclass(frozen=True)
+class KnownQuestion:
+    """A bundled question for the offline oracle: texts that identify it in a prompt, and
+    the reply that answers it."""
+
+    keys: tuple[str, ...]
+    reply: str
+
+
+# The bundled sample's files ({split: path}) -> the questions the oracle knows.
+OracleRule = Callable[[Mapping[str, str]], list[KnownQuestion]]
+
+
+@dataclass(frozen=True)
+class BenchmarkSpec:
+    """One benchmark, as the rest of the package and the tests know it.
+
+    Attributes:
+        name: Task name (``inspect eval benchmarks/<name>``) and module name.
+        title: Name in prose (``TriviaQA``).
+        task: The ``@task`` function.
+        scorer: The scorer's registry name, as logs record it.
+        value_keys: Keys of the scorer's value dict, or ``()`` for a single
+            value (``"C"``/``"I"``).
+        compare_metrics: The metrics ``benchmarks.compare`` recomputes.
+        category_metrics: Those of ``compare_metrics`` also reported per
+            category of each field of ``breakdowns``.
+        breakdowns: Sample metadata fields the metrics are broken down by.
+        oracle: The offline oracle's rule for the bundled sample.
+        profiles: The reference profiles, by name (``profile=``).
+        judged: Graded by the SimpleQA judge (judge agreement applies).
+    """
+
+    name: str
+    title: str
+    task: Callable[..., Task]
+    scorer: str
+    value_keys: tuple[str, ...]
+    compare_metrics: tuple[CompareMetric, ...]
+    category_metrics: tuple[str, ...]
+    breakdowns: tuple[str, ...]
+    oracle: OracleRule
+    profiles: Mapping[str, Profile] = field(default_factory=dict)
+    judged: bool = False
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The per-question values ``benchmarks.compare`` reads (``correct`` for a single
+        value)."""
+        return self.value_keys or ("correct",)
+
+    @property
+    def docs_page(self) -> str:
+        return f"docs/{self.name}.md"

@@ -1,0 +1,99 @@
+"""Winogrande's prompt parts: evalscope's template, its few-shot layout, the demonstrations.
+
+The question is asked in evalscope 1.14.1's single-answer multiple-choice
+template (``evalscope/utils/multi_choices.py``), options lettered A/B;
+demonstrations, when asked for, follow the layout of its multiple-choice
+few-shot template, drawn by ``SeededDraws`` while the dataset is loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from inspect_ai.solver import Solver
+
+from benchmarks.errors import DataError
+from benchmarks.fewshot_draws import SeededDraws
+from benchmarks.mcq_prompt import mcq_prompt
+from benchmarks.prepared_rows import PreparedRows
+from benchmarks.records import field
+
+ANSWER_LETTERS = {"1": "A", "2": "B"}
+QUESTION_TEMPLATE = (
+    "Answer the following multiple choice question. The entire content of your response "
+    "should be of the following format: 'ANSWER: [LETTER]' (without quotes) where [LETTER] "
+    "is one of {letters}.\n\n{question}\n\n{options}"
+)
+OPTION_LINE = "{letter}) {choice}"
+DEMONSTRATION_TEMPLATE = "{question}\n{options}\nANSWER: {answer}"
+FEWSHOT_PREAMBLE = "Here are some examples of how to answer similar questions:\n\n"
+
+
+def winogrande_prompt(demonstrations: Mapping[int, dict[str, Any]] | None = None) -> Solver:
+    """evalscope's single-answer template (and its few-shot layout, with demonstrations)."""
+    return mcq_prompt(
+        QUESTION_TEMPLATE,
+        OPTION_LINE,
+        demonstrations=demonstrations,
+        demonstration_template=DEMONSTRATION_TEMPLATE,
+        fewshot_preamble=FEWSHOT_PREAMBLE,
+    )
+
+
+def read_question(record: dict[str, Any]) -> tuple[str, list[str], str]:
+    """The sentence, the two options and the target letter of one row."""
+    sentence = _non_empty_string(record, "sentence")
+    options = [_non_empty_string(record, "option1"), _non_empty_string(record, "option2")]
+    answer = record.get("answer")
+    letter = ANSWER_LETTERS.get(answer) if isinstance(answer, str) else None
+    if letter is None:
+        hint = " (answers are empty in the test split)" if answer == "" else ""
+        raise ValueError(f"field 'answer' should be '1' or '2', got {answer!r:.60}{hint}")
+    return sentence, options, letter
+
+
+class WinograndeDemonstrations(Mapping[int, dict[str, Any]]):
+    """The train split's rows as demonstrations (``question``, ``choices``, ``answer``),
+    and the draw of each evaluated question (``SeededDraws``)."""
+
+    def __init__(self, rows: PreparedRows, shots: int, seed: int) -> None:
+        self.rows = rows
+        self.draws = SeededDraws(
+            len(rows.records), shots, seed, where=f"winogrande: {rows.where}"
+        )
+        self.read: dict[int, dict[str, Any]] = {}
+
+    def drawn(self, position: int) -> list[int]:
+        """The demonstrations of the question at ``position``, each read and checked."""
+        indices = self.draws.for_question(position)
+        for index in indices:
+            self[index]
+        return indices
+
+    def __len__(self) -> int:
+        return len(self.rows.records)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self.rows.records)))
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        cached = self.read.get(index)
+        if cached is None:
+            try:
+                sentence, options, letter = read_question(self.rows.record(index))
+            except (KeyError, TypeError, ValueError) as ex:
+                if isinstance(ex, DataError):
+                    raise
+                message = ex.args[0] if isinstance(ex, KeyError) and ex.args else ex
+                raise DataError(f"{self.rows.where}, row {index}: {message}") from ex
+            cached = {"question": sentence, "choices": options, "answer": letter}
+            self.read[index] = cached
+        return cached
+
+
+def _non_empty_string(record: dict[str, Any], name: str) -> str:
+    value = field(record, name, str)
+    if not value.strip():
+        raise ValueError(f"field {name!r} is empty")
+    return value

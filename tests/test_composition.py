@@ -1,0 +1,136 @@
+"""Users change a benchmark's solver chain and reuse its prompt solvers
+(examples/custom_chain.py, docs in the README's "Change the solver chain").
+
+- Winogrande with Inspect's ``chain_of_thought`` after its own template, by
+  ``--solver`` and by ``task_with``: the template is kept, the step added, the
+  scorer still reads the final ``ANSWER: X``.
+- ``fewshot_prompt`` in a task of the user's own: the exact prompt, the same
+  demonstrations every run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+from pathlib import Path
+from types import ModuleType
+
+from inspect_ai import eval
+from inspect_ai.log import read_eval_log
+from inspect_ai.model import ChatMessage
+
+from benchmarks.winogrande import winogrande
+from tests.inspect_cli import inspect_cli
+from tests.scripted import last_user_text, scripted_model
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "custom_chain.py"
+TEMPLATE_END = "Sarah was a much better surgeon than Maria so _ always got the easier cases.\n\n"
+COT = (
+    "Before answering, reason in a step-by-step manner as to get the right answer. Provide "
+    'your answer at the end on its own line in the form "ANSWER: $ANSWER" (without quotes) '
+    "where $ANSWER is the answer to the question."
+)
+
+
+def example() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("custom_chain", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def reasoning_then_answer(messages: list[ChatMessage]) -> str:
+    """Reasons, then answers A: right for the questions whose target is A."""
+    return "Sarah is the better surgeon, so she gets the easier cases.\nANSWER: A"
+
+
+def test_a_reasoning_step_after_the_benchmark_template(tmp_path: Path) -> None:
+    seen: list[str] = []
+
+    def model(messages: list[ChatMessage]) -> str:
+        seen.append(last_user_text(messages))
+        return reasoning_then_answer(messages)
+
+    (log,) = eval(
+        example().winogrande_cot_task(bundled_sample=True, num_examples=2),
+        model=scripted_model(model),
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success" and log.samples is not None
+    first = seen[[TEMPLATE_END in text for text in seen].index(True)]
+    # the benchmark's template, whole, then Inspect's chain-of-thought instruction
+    assert first.startswith("\nAnswer the following multiple choice question.")
+    assert TEMPLATE_END + "A) Sarah\nB) Maria\n\n" + COT in first
+    scores = {s.id: s.scores["option_letter_scorer"] for s in log.samples if s.scores}
+    assert {s.answer for s in scores.values()} == {"A"}
+    targets = {s.id: s.target for s in winogrande(bundled_sample=True, num_examples=2).dataset}
+    assert {i: s.value for i, s in scores.items()} == {
+        i: "C" if targets[i] == "A" else "I" for i in targets
+    }
+
+
+def test_the_solver_replaces_the_chain_from_the_command_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            inspect_cli(),
+            "eval",
+            "benchmarks/winogrande",
+            "-T",
+            "bundled_sample=true",
+            "-T",
+            "num_examples=2",
+            "--solver",
+            f"{EXAMPLE.relative_to(ROOT)}@winogrande_cot",
+            "--model",
+            "benchmarks/oracle",
+            "--log-dir",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (path,) = tmp_path.glob("*.eval")
+    log = read_eval_log(str(path))
+    assert log.status == "success" and log.samples is not None
+    assert [step.solver.rsplit("/", 1)[-1] for step in log.plan.steps] == [
+        "mcq_prompt",
+        "chain_of_thought",
+        "generate",
+    ]
+    assert all(COT in sample.messages[0].text for sample in log.samples)
+
+
+def test_the_fewshot_solver_in_a_task_of_ones_own(tmp_path: Path) -> None:
+    prompts: list[str] = []
+
+    def model(messages: list[ChatMessage]) -> str:
+        prompts.append(last_user_text(messages))
+        return "Oslo" if "Norway" in prompts[-1].rsplit("\n\n", 1)[-1] else "Santiago"
+
+    runs = [
+        eval(
+            example().capitals(),
+            model=scripted_model(model, name=f"run{run}"),
+            log_dir=str(tmp_path),
+            display="none",
+        )[0]
+        for run in range(2)
+    ]
+    assert all(log.status == "success" for log in runs)
+    assert runs[0].results is not None
+    assert runs[0].results.scores[0].metrics["accuracy"].value == 1.0
+    # three of the four demonstrations, drawn by sample id: the same in both runs
+    assert sorted(prompts[:2]) == sorted(prompts[2:])
+    chile = next(p for p in prompts if p.endswith("Chile?"))
+    assert chile == (
+        "What is the capital of Japan? Tokyo\n\n"
+        "What is the capital of France? Paris\n\n"
+        "What is the capital of Kenya? Nairobi\n\n"
+        "What is the capital of Chile?"
+    )
