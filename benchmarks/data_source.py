@@ -23,7 +23,13 @@ from inspect_ai.dataset import Sample
 from benchmarks.errors import DataError
 from benchmarks.lazy_dataset import LazyDataset
 from benchmarks.loading import DataFiles
-from benchmarks.prepared_rows import PreparedRows, RowsRequest, prepared_rows
+from benchmarks.prepared_rows import (
+    PreparedColumns,
+    PreparedRows,
+    RowsRequest,
+    prepared_columns,
+    prepared_rows,
+)
 from benchmarks.sample_data import data_files_for
 
 logger = logging.getLogger(__name__)
@@ -105,6 +111,11 @@ class DataSource:
         """One split's rows (``request``: as for ``request``)."""
         return prepared_rows(self.request(split, **request))
 
+    def pool(self, split: str, keep: Sequence[str], **request: Any) -> PreparedColumns:
+        """One split's rows, only the record fields ``keep``, as a list each (``request``:
+        as for ``request``): the compact form for a few-shot pool read by index."""
+        return prepared_columns(self.request(split, **request), keep)
+
     def metadata(self) -> dict[str, Any]:
         """What the log's task metadata says of the data: the Hub dataset and its revision,
         or the local files."""
@@ -135,6 +146,7 @@ def rows_dataset(
     num_examples: int | None,
     indices: Sequence[int] | None = None,
     unique_field: str | None = None,
+    release: Callable[[int], None] | None = None,
 ) -> LazyDataset:
     """A lazy dataset of ``build(row, record)`` for the rows ``indices`` (all by default),
     cut to the first ``num_examples``.
@@ -143,7 +155,8 @@ def rows_dataset(
     repeats among the rows evaluated is an error naming both rows. A
     ``KeyError``, ``TypeError`` or ``ValueError`` of ``build`` becomes a
     ``DataError`` naming the source, the row and the message (which names the
-    field).
+    field). ``release(row)`` is called once row ``row``'s sample is built (the
+    dataset keeps it), to free its record.
     """
     available = len(rows.records) if indices is None else len(indices)
     announce_cut(num_examples, available, rows.where)
@@ -156,12 +169,15 @@ def rows_dataset(
     def sample(row: int) -> Sample:
         record = rows.record(row)
         try:
-            return build(row, record)
+            built = build(row, record)
         except (KeyError, TypeError, ValueError) as ex:
             if isinstance(ex, DataError):
                 raise
             message = ex.args[0] if isinstance(ex, KeyError) and ex.args else ex
             raise DataError(f"{rows.where}, row {row}: {message}") from ex
+        if release is not None:
+            release(row)  # the dataset keeps the sample: the record is not read again
+        return built
 
     return LazyDataset(sample, size, name=name, location=rows.where, indices=indices)
 
@@ -174,7 +190,7 @@ def require_unique(rows: Rows, field: str, evaluated: Sequence[int]) -> None:
         value = rows.records[row].get(field)
         if value is None:
             continue  # reported as a missing field when the row is built
-        key = str(value).strip()
+        key = str(value)
         if key in first_row:
             raise DataError(
                 f"{rows.where}, row {row}: field {field!r} {value!r} repeats row "

@@ -349,4 +349,3 @@ def simpleqa_scorer(
         )
 
     return score
-

@@ -14,6 +14,7 @@ import hashlib
 import importlib
 import json
 import logging
+import math
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -23,7 +24,14 @@ from benchmarks.errors import UserInputError
 from benchmarks.image_cache import ImageCacheError, write_atomically
 from benchmarks.lazy_dataset import arrow_row_reader
 from benchmarks.loading import LoadedSplit, load_split
-from benchmarks.prepared_rows import ROWS_VERSION, USER_ERRORS, RowsRequest
+from benchmarks.prepared_rows import (
+    ROW_ERROR,
+    ROW_HASH,
+    ROWS_VERSION,
+    USER_ERRORS,
+    RowsCacheError,
+    RowsRequest,
+)
 
 if TYPE_CHECKING:
     import datasets
@@ -87,44 +95,91 @@ def prepare_rows(request: RowsRequest, rows_file: Path) -> None:
     rows = loaded.rows
     if rows._indices is not None:
         rows = rows.flatten_indices()
-    hashes: list[str] | None = whole_row_hashes(rows) if request.row_hash else None
+    hashes = whole_row_hashes(rows, request.split) if request.row_hash else None
     lines = [
         json.dumps(
             {"version": ROWS_VERSION, "where": loaded.where, "rows": len(rows), **shape.header()}
         )
     ]
     for row, values in enumerate(_records(rows, shape.columns)):
-        try:
-            if isinstance(values, Exception):
-                raise values
-            record = shape.record(row, values)
-        except (KeyError, TypeError, ValueError) as ex:
-            message = ex.args[0] if isinstance(ex, KeyError) and ex.args else ex
-            record = {"error": str(message)}
-        if hashes is not None:
-            record["row_hash"] = hashes[row]
-        lines.append(json.dumps(record, ensure_ascii=False))
+        lines.append(json.dumps(_shaped(shape, row, values, hashes), ensure_ascii=False))
     try:
         rows_file.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(rows_file, "\n".join(lines).encode("utf-8") + b"\n")
     except OSError as ex:
-        raise ImageCacheError(
-            f"cannot write the {request.benchmark} rows cache {rows_file.parent}: {ex}. "
-            "Set INSPECT_BENCHMARKS_CACHE to a writable folder."
+        raise RowsCacheError(
+            f"cannot write the {request.benchmark} rows file {rows_file}: {ex}"
         ) from ex
 
 
-def whole_row_hashes(rows: datasets.Dataset) -> list[str]:
-    """A hash of every row's every column: equal rows (as ``!=`` on the dicts ``datasets``
-    gives compares them) have equal hashes."""
+def _shaped(
+    shape: Shape, row: int, values: dict[str, Any] | ValueError, hashes: list[str] | None
+) -> dict[str, Any]:
+    """Row ``row``'s record, ready for JSON: the shape's, or the error that stops it."""
+    try:
+        if isinstance(values, Exception):
+            raise values
+        record = shape.record(row, values)
+        json.dumps(record)  # a value JSON cannot hold (bytes, a date) is this row's error
+    except (KeyError, TypeError, ValueError) as ex:
+        message = ex.args[0] if isinstance(ex, KeyError) and ex.args else ex
+        record = {ROW_ERROR: _json_problem(values) or str(message)}
+    if hashes is not None:
+        record[ROW_HASH] = hashes[row]
+    return record
+
+
+def _json_problem(values: dict[str, Any] | ValueError) -> str | None:
+    """Which field holds a value JSON cannot hold, if one does."""
+    if isinstance(values, Exception):
+        return None
+    for name, value in values.items():
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError):
+            return f"field {name!r} holds {type(value).__name__} {value!r:.60}, not a JSON value"
+    return None
+
+
+def whole_row_hashes(rows: datasets.Dataset, split: str) -> list[str]:
+    """A hash of every row's every column: rows equal as Python compares the dicts
+    ``datasets`` gives (lm-evaluation-harness's ``!=``) have equal hashes.
+
+    The hashed form follows Python's equality: ``True == 1 == 1.0`` and ``-0.0 == 0``
+    hash alike; a row holding a NaN (never equal to another NaN) or that cannot be read
+    gets a hash of its own (``split`` keeps those of two splits apart).
+    """
     hashes: list[str] = []
-    for record in _records(rows, rows.column_names):
-        if isinstance(record, Exception):
-            hashes.append(f"unreadable {len(hashes)}")
+    for row, record in enumerate(_records(rows, rows.column_names)):
+        try:
+            canonical = None if isinstance(record, Exception) else _equality_form(record)
+        except _NeverEqual:
+            canonical = None
+        if canonical is None:
+            hashes.append(f"unique {split} {row}")
             continue
-        canonical = json.dumps(record, sort_keys=True, ensure_ascii=False, default=repr)
-        hashes.append(hashlib.sha256(canonical.encode("utf-8")).hexdigest())
+        text = json.dumps(canonical, sort_keys=True, ensure_ascii=False, default=repr)
+        hashes.append(hashlib.sha256(text.encode("utf-8")).hexdigest())
     return hashes
+
+
+class _NeverEqual(Exception):
+    """The row holds a value equal to nothing (NaN)."""
+
+
+def _equality_form(value: Any) -> Any:
+    """``value`` with numbers Python finds equal written alike."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise _NeverEqual
+        return int(value) if value.is_integer() else value
+    if isinstance(value, dict):
+        return {key: _equality_form(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_equality_form(item) for item in value]
+    return value
 
 
 def _records(

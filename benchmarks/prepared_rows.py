@@ -15,8 +15,10 @@ path, size, inode and modification time; a Hub dataset's id, config and
 pinned revision (the Hugging Face cache is keyed by it too); never for a
 snapshot folder. The key also holds the request (split, columns, options)
 and the versions of this package and of the file layout. A row the child
-could not read is written as ``{"error": ...}``, raised naming the row when
-its sample is built, before any model call. User errors of the child (a
+could not read is written as ``{"__row_error__": ...}``, raised naming the
+row when its sample is built, before any model call. When the cache folder
+cannot be written, the rows are read into a temporary file (with a warning)
+and read again on the next run. User errors of the child (a
 missing file, a missing column, no network) are raised unchanged here.
 """
 
@@ -29,28 +31,42 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 from benchmarks import download
-from benchmarks.errors import DataError, DataUnavailableError
+from benchmarks.errors import DataError, DataUnavailableError, UserInputError
 from benchmarks.image_cache import ImageCacheError
 from benchmarks.loading import DataFiles, local_data_file
 
 # Bumped when what a rows file holds changes; part of every file's key.
-ROWS_VERSION = 2
+ROWS_VERSION = 3
+# Keys the rows file adds to a record (no dataset column is named so).
+ROW_ERROR = "__row_error__"
+ROW_HASH = "__row_hash__"
 # Set to "inprocess" to prepare rows in this process (same code, no child): faster
 # when many small files are read, as in the test suite.
 PREPARE_ENV = "INSPECT_BENCHMARKS_PREPARE"
+
+logger = logging.getLogger(__name__)
+
+
+class RowsCacheError(UserInputError):
+    """The rows file could not be written."""
+
 
 # Exceptions of the child that are the user's to fix, re-raised as they are.
 USER_ERRORS: dict[str, type[Exception]] = {
     "DataError": DataError,
     "DataUnavailableError": DataUnavailableError,
     "ImageCacheError": ImageCacheError,
+    "RowsCacheError": RowsCacheError,
 }
+# A record given up by ``PreparedRows.release`` (its sample is built).
+RELEASED: dict[str, Any] = {ROW_ERROR: "released after its sample was built"}
 
 
 @dataclass(frozen=True)
@@ -100,7 +116,7 @@ class RowsRequest:
 class PreparedRows:
     """The rows of one split as the child wrote them.
 
-    ``records``: each row's values (or ``{"error": ...}``); ``header``: what
+    ``records``: each row's values (or ``{ROW_ERROR: ...}``); ``header``: what
     the shape adds about the whole split (ScienceQA: the rows with an image).
     """
 
@@ -109,30 +125,101 @@ class PreparedRows:
     header: dict[str, Any]
     from_earlier_run: bool = False
 
+    def __len__(self) -> int:
+        return len(self.records)
+
     def record(self, row: int) -> dict[str, Any]:
         """Row ``row``'s values; a row the child could not read raises its error."""
         record = self.records[row]
-        if "error" in record:
-            raise DataError(f"{self.where}, row {row}: {record['error']}")
+        if ROW_ERROR in record:
+            if record is RELEASED:
+                raise RuntimeError(f"{self.where}, row {row}: read after it was released")
+            raise DataError(f"{self.where}, row {row}: {record[ROW_ERROR]}")
         return record
+
+    def failed(self, row: int) -> bool:
+        """Whether the child could not read row ``row``."""
+        return ROW_ERROR in self.records[row] and self.records[row] is not RELEASED
+
+    def release(self, row: int) -> None:
+        """Give up row ``row``'s record (its sample holds what it needs)."""
+        self.records[row] = RELEASED
+
+
+@dataclass
+class PreparedColumns:
+    """Some columns of a split's rows, a list each (a list of values takes a fraction of
+    the memory of as many dicts): for large pools read by index, such as few-shot splits.
+    """
+
+    where: str
+    columns: dict[str, list[Any]]
+    errors: dict[int, str]
+    size: int
+
+    def __len__(self) -> int:
+        return self.size
+
+    def record(self, row: int) -> dict[str, Any]:
+        """Row ``row``'s values; a row the child could not read raises its error."""
+        if row in self.errors:
+            raise DataError(f"{self.where}, row {row}: {self.errors[row]}")
+        return {name: values[row] for name, values in self.columns.items()}
+
+    def drop(self, name: str) -> list[Any]:
+        """Column ``name``, no longer kept."""
+        return self.columns.pop(name)
 
 
 def prepared_rows(request: RowsRequest, *, again: bool = False) -> PreparedRows:
     """The split's rows: from the rows file of an earlier run when its source is unchanged
     (unless ``again``), else prepared now."""
+    rows = _read_prepared(request, again, None)
+    assert isinstance(rows, PreparedRows)
+    return rows
+
+
+def prepared_columns(request: RowsRequest, columns: Sequence[str]) -> PreparedColumns:
+    """The split's rows as ``columns``, each a list (see ``prepared_rows``)."""
+    rows = _read_prepared(request, False, columns)
+    assert isinstance(rows, PreparedColumns)
+    return rows
+
+
+def _read_prepared(
+    request: RowsRequest, again: bool, columns: Sequence[str] | None
+) -> PreparedRows | PreparedColumns:
     local = request.local_file()
     # as load_split names a local file (the rows file may be another spelling's)
     where = None if local is None else f"{local} ({request.split} split)"
-    rows_file = _rows_file(request, local)
+    rows_file = _writable_rows_file(request, _rows_file(request, local))
     if rows_file is not None and not again:
         try:
-            return read_rows(rows_file, where, from_earlier_run=True)
+            return read_rows(rows_file, where, from_earlier_run=True, columns=columns)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             pass  # missing, damaged, or not written by this version: prepared below
     with tempfile.TemporaryDirectory(prefix="benchmark-rows-") as work:
         target = rows_file or Path(work) / "rows.jsonl"
         _prepare(request, target, Path(work) / "result.json")
-        return read_rows(target, where)
+        return read_rows(target, where, columns=columns)
+
+
+def _writable_rows_file(request: RowsRequest, rows_file: Path | None) -> Path | None:
+    """``rows_file``, or None (a temporary file) when its folder cannot be written."""
+    if rows_file is None:
+        return None
+    try:
+        rows_file.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=rows_file.parent):
+            pass
+    except OSError as ex:
+        logger.warning(
+            f"cannot write the rows cache {rows_file.parent} ({ex.strerror or ex}): the "
+            f"{request.benchmark} {request.split} rows are read again on every run. Set "
+            f"{download.CACHE_DIR_ENV} to a writable folder to keep them."
+        )
+        return None
+    return rows_file
 
 
 def _prepare(request: RowsRequest, rows_file: Path, result_file: Path) -> None:
@@ -198,21 +285,41 @@ def _run_child(job: dict[str, Any]) -> tuple[int, str]:
 
 
 def read_rows(
-    path: Path, where: str | None = None, *, from_earlier_run: bool = False
-) -> PreparedRows:
-    """The rows of a rows file; ``where`` (default: the writer's) names their source."""
+    path: Path,
+    where: str | None = None,
+    *,
+    from_earlier_run: bool = False,
+    columns: Sequence[str] | None = None,
+) -> PreparedRows | PreparedColumns:
+    """The rows of a rows file; ``where`` (default: the writer's) names their source.
+    With ``columns``, only those, as a list each (parsed a line at a time, so the rows
+    are never all held as dicts)."""
     with path.open(encoding="utf-8") as file:
         header = json.loads(file.readline())
         if not isinstance(header, dict) or header.get("version") != ROWS_VERSION:
             raise ValueError(f"{path}: not a rows file of this version")
-        records = [json.loads(line) for line in file]
-    if len(records) != header["rows"] or not all(isinstance(r, dict) for r in records):
-        raise ValueError(f"{path}: {len(records)} rows, the header says {header['rows']}")
+        where = where or header["where"]
+        if columns is None:
+            records = [json.loads(line) for line in file]
+            size = len(records)
+        else:
+            kept: dict[str, list[Any]] = {name: [] for name in columns}
+            errors: dict[int, str] = {}
+            size = 0
+            for size, line in enumerate(file, start=1):
+                record = json.loads(line)
+                if ROW_ERROR in record:
+                    errors[size - 1] = record[ROW_ERROR]
+                for name, values in kept.items():
+                    values.append(record.get(name))
+    if size != header["rows"]:
+        raise ValueError(f"{path}: {size} rows, the header says {header['rows']}")
+    if columns is not None:
+        return PreparedColumns(where=where, columns=kept, errors=errors, size=size)
+    if not all(isinstance(r, dict) for r in records):
+        raise ValueError(f"{path}: a row is not a JSON object")
     return PreparedRows(
-        where=where or header["where"],
-        records=records,
-        header=header,
-        from_earlier_run=from_earlier_run,
+        where=where, records=records, header=header, from_earlier_run=from_earlier_run
     )
 
 

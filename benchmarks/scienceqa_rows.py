@@ -116,7 +116,7 @@ class PreparedDataset:
 
     def record(self, row: int) -> dict[str, Any]:
         """Row ``row``'s checked fields; a row the child found bad raises its error."""
-        if "error" in self.prepared.records[row] and self.prepared.from_earlier_run:
+        if self.prepared.failed(row) and self.prepared.from_earlier_run:
             # an image file may have been fixed since: the child reads the rows again
             self.prepared = prepared_rows(self.request, again=True)
         return self.prepared.record(row)

@@ -63,6 +63,7 @@ from benchmarks.triviaqa_prompts import (
     TriviaQADemonstrations,
     block_template,
     fewshot_draws,
+    pool_fields,
 )
 from benchmarks.triviaqa_scorer import TriviaQAMetric, triviaqa_scorer
 
@@ -160,11 +161,12 @@ def triviaqa(
     config: str = settings.dataset_config
     if include_evidence:
         config = config.removesuffix(".nocontext")
+    row_hash = settings.prompt_format == "lm_eval" and settings.shots > 0
     rows_options: dict[str, Any] = {
         "config": config,
         "single_file_split": eval_split,
         "options": {"evidence_max_chars": evidence_max_chars} if include_evidence else {},
-        "row_hash": settings.prompt_format == "lm_eval" and settings.shots > 0,
+        "row_hash": row_hash,
     }
     evidence = ("entity_pages", "search_results") if include_evidence else ()
     eval_rows = source.rows(
@@ -174,9 +176,11 @@ def triviaqa(
     demonstrations: TriviaQADemonstrations | None = None
     draws = None
     if settings.shots > 0:
-        fewshot_rows = source.rows(
-            fewshot_split, columns=(*DEMONSTRATION_COLUMNS, *evidence),
-            shape="triviaqa_demonstrations", **rows_options,
+        fewshot_rows = source.pool(
+            fewshot_split,
+            keep=pool_fields(settings.prompt_format, include_evidence, row_hash),
+            columns=(*DEMONSTRATION_COLUMNS, *evidence), shape="triviaqa_demonstrations",
+            **rows_options,
         )  # fmt: skip
         draws = fewshot_draws(
             fewshot_rows, eval_rows, settings.shots, settings.fewshot_seed, settings.prompt_format
@@ -206,11 +210,10 @@ def triviaqa(
             name=f"trivia_qa_{config}_{eval_split}",
             num_examples=args.num_examples,
             unique_field="question_id",
+            release=eval_rows.release,
         ),
         solver=[
-            fewshot_prompt(
-                demonstrations or [], template, multiturn=settings.fewshot_as_multiturn
-            ),
+            fewshot_prompt(demonstrations or [], template, multiturn=settings.fewshot_as_multiturn),
             generate(),
         ],
         scorer=triviaqa_scorer(

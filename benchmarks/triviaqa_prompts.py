@@ -22,7 +22,7 @@ from typing import Any
 from benchmarks.errors import DataError
 from benchmarks.fewshot_draws import LmEvalDraws, SeededDraws
 from benchmarks.loading import LoadedSplit
-from benchmarks.prepared_rows import PreparedRows, RowsRequest
+from benchmarks.prepared_rows import ROW_HASH, PreparedColumns, PreparedRows, RowsRequest
 from benchmarks.records import field, string_list
 
 # prompt_format -> (block template, demonstration answer field); the draw
@@ -106,15 +106,27 @@ class DemonstrationShape:
         return {}
 
 
+def pool_fields(prompt_format: str, include_evidence: bool, row_hash: bool) -> tuple[str, ...]:
+    """The demonstration fields the few-shot pool keeps: what the format shows, and the
+    whole-row hash that ``IdenticalRows`` reads once."""
+    answer = "aliases" if PROMPT_FORMATS[prompt_format][1] == "first_alias" else "value"
+    evidence = ("evidence",) if include_evidence else ()
+    return ("question", answer, *evidence, *((ROW_HASH,) if row_hash else ()))
+
+
 def fewshot_draws(
-    fewshot_rows: PreparedRows, eval_rows: PreparedRows, shots: int, seed: int, prompt_format: str
+    fewshot_rows: PreparedColumns,
+    eval_rows: PreparedRows,
+    shots: int,
+    seed: int,
+    prompt_format: str,
 ) -> SeededDraws:
     """The draw rule of ``prompt_format`` over the few-shot split."""
     where = f"triviaqa: {fewshot_rows.where}"
     if prompt_format == "lm_eval":
         copies = IdenticalRows(eval_rows, fewshot_rows)
-        return LmEvalDraws(len(fewshot_rows.records), shots, seed, copies, where=where)
-    return SeededDraws(len(fewshot_rows.records), shots, seed, where=where)
+        return LmEvalDraws(len(fewshot_rows), shots, seed, copies, where=where)
+    return SeededDraws(len(fewshot_rows), shots, seed, where=where)
 
 
 class IdenticalRows:
@@ -122,46 +134,38 @@ class IdenticalRows:
 
     lm-evaluation-harness compares the dicts ``datasets`` gives for two rows,
     every column included; the child wrote a hash of each whole row
-    (``row_hash``), equal for equal rows.
+    (``ROW_HASH``), equal for equal rows. The pool's hashes are read once, here,
+    and only its copies of evaluated rows kept.
     """
 
-    def __init__(self, eval_rows: PreparedRows, pool: PreparedRows) -> None:
-        self.eval_rows = eval_rows
-        self.pool = pool
-        self._pool_by_hash: dict[str, list[int]] | None = None
+    def __init__(self, eval_rows: PreparedRows, pool: PreparedColumns) -> None:
+        self.eval_hashes: list[str] = [record[ROW_HASH] for record in eval_rows.records]
+        evaluated = set(self.eval_hashes)
+        self.copies: dict[str, list[int]] = defaultdict(list)
+        for index, row_hash in enumerate(pool.drop(ROW_HASH)):
+            if row_hash in evaluated:
+                self.copies[row_hash].append(index)
 
     def __call__(self, position: int) -> list[int]:
-        if self._pool_by_hash is None:
-            self._pool_by_hash = defaultdict(list)
-            for index, record in enumerate(self.pool.records):
-                self._pool_by_hash[record["row_hash"]].append(index)
-        return self._pool_by_hash.get(self.eval_rows.records[position]["row_hash"], [])
+        return self.copies.get(self.eval_hashes[position], [])
 
 
 class TriviaQADemonstrations(Mapping[int, dict[str, str]]):
     """The few-shot split's rows as demonstrations: ``question``, ``answer`` (the value,
-    or the first alias) and, with evidence, ``evidence``; each checked when first read."""
+    or the first alias) and, with evidence, ``evidence``; checked when read."""
 
-    def __init__(self, rows: PreparedRows, prompt_format: str, include_evidence: bool) -> None:
+    def __init__(self, rows: PreparedColumns, prompt_format: str, include_evidence: bool) -> None:
         self.rows = rows
         self.first_alias = PROMPT_FORMATS[prompt_format][1] == "first_alias"
         self.include_evidence = include_evidence
-        self.read: dict[int, dict[str, str]] = {}
 
     def __len__(self) -> int:
-        return len(self.rows.records)
+        return len(self.rows)
 
     def __iter__(self) -> Iterator[int]:
-        return iter(range(len(self.rows.records)))
+        return iter(range(len(self.rows)))
 
     def __getitem__(self, index: int) -> dict[str, str]:
-        cached = self.read.get(index)
-        if cached is None:
-            cached = self._read(index)
-            self.read[index] = cached
-        return cached
-
-    def _read(self, index: int) -> dict[str, str]:
         record = self.rows.record(index)
         try:
             question = field(record, "question", str)

@@ -40,7 +40,6 @@ from benchmarks.data_source import DataSource, HubDataset, rows_dataset
 from benchmarks.fewshot_prompt import FEWSHOT_KEY
 from benchmarks.loading import DataFiles
 from benchmarks.mcq import option_letter_scorer
-from benchmarks.prepared_rows import PreparedRows
 from benchmarks.profiles import profile_named
 from benchmarks.profiles.winogrande import PROFILES, AnswerParse, ProfileName
 from benchmarks.registry_names import namespaced
@@ -70,6 +69,7 @@ Config = Literal[
 EvalSplit = Literal["validation", "train"]
 FEWSHOT_SPLIT = "train"
 COLUMNS = ("sentence", "option1", "option2", "answer")
+
 
 @task(
     name=namespaced("winogrande", __name__),
@@ -139,16 +139,11 @@ def winogrande(
         splits=[eval_split, *([FEWSHOT_SPLIT] if settings.shots > 0 else [])],
     )
 
-    def rows(split: str) -> PreparedRows:
-        return source.rows(
-            split, columns=COLUMNS, config=dataset_config, single_file_split=eval_split
-        )
-
+    request = {"columns": COLUMNS, "config": dataset_config, "single_file_split": eval_split}
     demonstrations = None
     if settings.shots > 0:
-        demonstrations = WinograndeDemonstrations(
-            rows(FEWSHOT_SPLIT), settings.shots, settings.fewshot_seed
-        )
+        pool = source.pool(FEWSHOT_SPLIT, keep=COLUMNS, **request)
+        demonstrations = WinograndeDemonstrations(pool, settings.shots, settings.fewshot_seed)
 
     def build(row: int, record: dict[str, Any]) -> Sample:
         sample = record_to_sample(record, sample_id=f"{dataset_config}_{eval_split}_{row}")
@@ -160,7 +155,7 @@ def winogrande(
     return Task(
         name="benchmarks/winogrande",
         dataset=rows_dataset(
-            rows(eval_split),
+            source.rows(eval_split, **request),
             build,
             name=f"{dataset_config}_{eval_split}",
             num_examples=args.num_examples,

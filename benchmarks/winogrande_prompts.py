@@ -16,7 +16,7 @@ from inspect_ai.solver import Solver
 from benchmarks.errors import DataError
 from benchmarks.fewshot_draws import SeededDraws
 from benchmarks.mcq_prompt import mcq_prompt
-from benchmarks.prepared_rows import PreparedRows
+from benchmarks.prepared_rows import PreparedColumns
 from benchmarks.records import field
 
 ANSWER_LETTERS = {"1": "A", "2": "B"}
@@ -57,12 +57,9 @@ class WinograndeDemonstrations(Mapping[int, dict[str, Any]]):
     """The train split's rows as demonstrations (``question``, ``choices``, ``answer``),
     and the draw of each evaluated question (``SeededDraws``)."""
 
-    def __init__(self, rows: PreparedRows, shots: int, seed: int) -> None:
+    def __init__(self, rows: PreparedColumns, shots: int, seed: int) -> None:
         self.rows = rows
-        self.draws = SeededDraws(
-            len(rows.records), shots, seed, where=f"winogrande: {rows.where}"
-        )
-        self.read: dict[int, dict[str, Any]] = {}
+        self.draws = SeededDraws(len(rows), shots, seed, where=f"winogrande: {rows.where}")
 
     def drawn(self, position: int) -> list[int]:
         """The demonstrations of the question at ``position``, each read and checked."""
@@ -72,24 +69,20 @@ class WinograndeDemonstrations(Mapping[int, dict[str, Any]]):
         return indices
 
     def __len__(self) -> int:
-        return len(self.rows.records)
+        return len(self.rows)
 
     def __iter__(self) -> Iterator[int]:
-        return iter(range(len(self.rows.records)))
+        return iter(range(len(self.rows)))
 
     def __getitem__(self, index: int) -> dict[str, Any]:
-        cached = self.read.get(index)
-        if cached is None:
-            try:
-                sentence, options, letter = read_question(self.rows.record(index))
-            except (KeyError, TypeError, ValueError) as ex:
-                if isinstance(ex, DataError):
-                    raise
-                message = ex.args[0] if isinstance(ex, KeyError) and ex.args else ex
-                raise DataError(f"{self.rows.where}, row {index}: {message}") from ex
-            cached = {"question": sentence, "choices": options, "answer": letter}
-            self.read[index] = cached
-        return cached
+        try:
+            sentence, options, letter = read_question(self.rows.record(index))
+        except (KeyError, TypeError, ValueError) as ex:
+            if isinstance(ex, DataError):
+                raise
+            message = ex.args[0] if isinstance(ex, KeyError) and ex.args else ex
+            raise DataError(f"{self.rows.where}, row {index}: {message}") from ex
+        return {"question": sentence, "choices": options, "answer": letter}
 
 
 def _non_empty_string(record: dict[str, Any], name: str) -> str:

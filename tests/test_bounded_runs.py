@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import Task, eval
 
+from benchmarks.catalog import BENCHMARKS, specs
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
 from benchmarks.triviaqa import triviaqa
@@ -54,10 +55,10 @@ def test_eval_builds_only_num_examples_samples(name: str, tmp_path: Path) -> Non
     )
 
 
-@pytest.mark.parametrize("name", list(TASKS))
+@pytest.mark.parametrize("name", BENCHMARKS)
 def test_num_examples_must_be_positive(name: str) -> None:
     with pytest.raises(ValueError) as raised:
-        TASKS[name](0)
+        specs()[name].task(bundled_sample=True, num_examples=0)
     assert (
         str(raised.value)
         == f"{name}: num_examples must be a positive integer or null (all rows), got 0."

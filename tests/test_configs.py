@@ -14,11 +14,12 @@ import pytest
 from inspect_ai._cli.eval import parse_run_config
 from inspect_ai.log import list_eval_logs, read_eval_log
 
+from benchmarks.catalog import BENCHMARKS
 from tests.inspect_cli import offline_eval
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
-TASKS = {"scienceqa", "simpleqa", "simpleqa_verified", "triviaqa", "winogrande"}
+TASKS = set(BENCHMARKS)
 
 
 def test_there_is_a_configuration_per_reference_profile() -> None:

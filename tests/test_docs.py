@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
+from benchmarks.catalog import BENCHMARKS
 from benchmarks.sample_data import bundled_data_files
 from tests.inspect_cli import inspect_cli
 from tests.loopback_server import Fault, LoopbackServer, user_text
@@ -195,7 +196,7 @@ def test_inspect_list_tasks() -> None:
         timeout=120,
     )
     assert done.returncode == 0
-    for name in ("scienceqa", "simpleqa", "triviaqa", "winogrande"):
+    for name in BENCHMARKS:
         assert f"benchmarks/{name}.py@{name}" in done.stdout
 
 

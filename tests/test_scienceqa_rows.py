@@ -4,6 +4,7 @@ what brings the child back, and the child's errors as the eval process reports t
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import sys
 from pathlib import Path
@@ -16,7 +17,6 @@ from inspect_ai.dataset import Dataset
 from benchmarks import prepared_rows
 from benchmarks.data_source import DataSource
 from benchmarks.errors import DataError, DataUnavailableError
-from benchmarks.image_cache import ImageCacheError
 from benchmarks.loading import OFFLINE_HELP
 from benchmarks.prepared_rows import RowsRequest
 from benchmarks.scienceqa import DATASET, scienceqa
@@ -188,18 +188,21 @@ def test_a_folder_named_benchmarks_in_the_working_directory_is_not_imported(
     assert len(scienceqa(bundled_sample=True).dataset) == 20
 
 
-def test_an_unwritable_cache_is_a_clean_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_an_unwritable_cache_reads_the_rows_anew_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     (tmp_path / "a_file").write_text("not a folder")
     monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "a_file" / "cache"))
     record = pq.read_table(FIXTURE).to_pylist()[1] | {"image": None}
     rows = tmp_path / "rows.jsonl"
     rows.write_text(json.dumps(record) + "\n", encoding="utf-8")
-    with pytest.raises(ImageCacheError) as raised:
-        scienceqa(data_files=str(rows))
-    message = str(raised.value)
-    assert message.startswith(
-        f"cannot write the ScienceQA rows cache {tmp_path / 'a_file' / 'cache' / 'rows'}"
+    with caplog.at_level(logging.WARNING, logger="benchmarks"):
+        assert len(scienceqa(data_files=str(rows)).dataset) == 1
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    cache = tmp_path / "a_file" / "cache" / "rows"
+    assert len(warnings) == 1
+    assert warnings[0].startswith(f"cannot write the rows cache {cache}/")
+    assert warnings[0].endswith(
+        "(Not a directory): the ScienceQA test rows are read again on every run. Set "
+        "INSPECT_BENCHMARKS_CACHE to a writable folder to keep them."
     )
-    assert message.endswith(". Set INSPECT_BENCHMARKS_CACHE to a writable folder.")
