@@ -10,22 +10,13 @@ import difflib
 import sys
 from pathlib import Path
 
-from benchmarks.catalog import BENCHMARKS
+from benchmarks.catalog import BENCHMARKS, specs
 from benchmarks.offline_models import OfflineModel
-from benchmarks.scienceqa import scienceqa
-from benchmarks.simpleqa import simpleqa
-from benchmarks.simpleqa_verified import simpleqa_verified
-from benchmarks.triviaqa import triviaqa
-from benchmarks.winogrande import winogrande
 
-__all__ = [
-    "OfflineModel",
-    "scienceqa",
-    "simpleqa",
-    "simpleqa_verified",
-    "triviaqa",
-    "winogrande",
-]
+# Importing each benchmark's module (through its spec) registers its task.
+TASKS = {name: spec.task for name, spec in specs().items()}
+
+__all__ = ["TASKS", "OfflineModel"]
 
 TASK_NAMES = tuple(sorted(BENCHMARKS))
 EVAL_COMMANDS = ("eval", "eval-set")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from inspect_ai.dataset import Sample
@@ -67,7 +68,8 @@ class DataSource:
         self.task = task
         self.benchmark = benchmark
         self.hub = hub
-        self.dataset_path = dataset_path
+        # the default Hub id spelled out is the default: pinned, cached, named in the log
+        self.dataset_path = None if dataset_path == hub.path else dataset_path
         self.data_files = data_files_for(
             task, bundled_sample, dataset_path, data_files, splits=splits
         )
@@ -91,7 +93,7 @@ class DataSource:
         """The request for one split's rows, each holding ``columns`` (as ``shape`` makes
         them; ``row_hash`` adds a hash of the whole row)."""
         # the pinned commit is the default dataset's: another Hub id is read as it is now
-        pinned = self.dataset_path is None or self.dataset_path == self.hub.path
+        pinned = self.dataset_path is None
         return RowsRequest.make(
             benchmark=self.benchmark,
             hub_path=self.hub.path,
@@ -120,7 +122,12 @@ class DataSource:
         """What the log's task metadata says of the data: the Hub dataset and its revision,
         or the local files."""
         if self.bundled_sample:
-            return {"data": "bundled sample", "data_files": self.data_files}
+            # named inside the package: a shared log holds no path of this machine
+            assert isinstance(self.data_files, dict)
+            files = {
+                split: f"{self.task}/{Path(path).name}" for split, path in self.data_files.items()
+            }
+            return {"data": "bundled sample", "data_files": files}
         if self.from_hub:
             return {"dataset": self.hub.path, "revision": self.hub.revision}
         return {"dataset_path": self.dataset_path, "data_files": self.data_files}

@@ -42,6 +42,7 @@ class SeededDraws:
             raise DataError(f"{where} has {pool_size} rows, fewer than shots={shots}.")
         self.pool_size = pool_size
         self.shots = shots
+        self.seed = seed
         self._rng = random.Random(seed)
         self._draws: list[list[int]] = []
 

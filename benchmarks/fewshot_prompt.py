@@ -15,9 +15,10 @@ question with ``question`` (the sample's input text) and the sample's metadata.
 Which demonstrations a sample gets: the ids under ``metadata["fewshot"]``, put
 there when the dataset was loaded (the benchmarks here compute draws that
 depend on evaluation order that way), else a draw of ``shots`` by a
-``random.Random`` seeded with ``seed`` and the sample id, so any task can use
-the solver on its own. Messages before the user message (a system message)
-are kept.
+``random.Random`` seeded with ``seed`` and the sample id (from a mapping pool,
+never the sample's own entry), so any task can use the solver on its own. An
+id the pool does not hold is an error, never a silently shorter prompt.
+Messages before the user message (a system message) are kept.
 """
 
 from __future__ import annotations
@@ -62,13 +63,15 @@ def fewshot_prompt(
             ``"Question: {question}\\nAnswer:"``; the question's block is
             filled with ``question`` (the input text) and the sample metadata.
         multiturn: Demonstrations as user/assistant turns instead of one text.
-        shots: Demonstrations drawn for a sample whose metadata names none.
+        shots: Demonstrations drawn for a sample whose metadata names none (the
+            benchmarks here pass theirs, drawn while loading with this seed).
         seed: Seed of those draws (with the sample id: the same sample always
             gets the same demonstrations).
     """
+    draw = DemonstrationDraw(demonstrations, shots, seed, "fewshot_prompt")
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        drawn = drawn_demonstrations(state, demonstrations, shots, seed)
+        drawn = draw(state)
         pairs = [(template.format(**d), d["answer"]) for d in drawn]
         question = template.format(**{**state.metadata, "question": state.input_text})
         replace_user_message(state, fewshot_messages(pairs, question, multiturn=multiturn))
@@ -77,26 +80,67 @@ def fewshot_prompt(
     return solve
 
 
-def drawn_demonstrations(
-    state: TaskState, pool: Demonstrations, shots: int, seed: int
-) -> list[Demonstration]:
-    """The sample's demonstrations, in the order drawn."""
-    lookup: Any = pool
-    return [lookup[i] for i in demonstration_ids(state, pool, shots, seed)]
+class DemonstrationDraw:
+    """A sample's demonstrations from ``pool``: the ids its metadata names, else
+    ``shots`` drawn by ``seed`` and the sample id."""
 
+    def __init__(self, pool: Demonstrations | None, shots: int, seed: int, solver: str) -> None:
+        if shots < 0:
+            raise ValueError(f"{solver}: shots must be 0 or more, got {shots}")
+        self.pool = pool
+        self.shots = shots
+        self.seed = seed
+        self.solver = solver
+        self._keys: Sequence[Hashable] | None = None
 
-def demonstration_ids(
-    state: TaskState, pool: Demonstrations, shots: int, seed: int
-) -> list[Hashable]:
-    """The sample's drawn ids, or ``shots`` ids drawn for it by sample id and seed."""
-    drawn = state.metadata.get(FEWSHOT_KEY)
-    if drawn is not None:
-        return list(drawn)
-    keys: Sequence[Hashable] = (
-        sorted(pool, key=str) if isinstance(pool, Mapping) else range(len(pool))
-    )
-    others = [key for key in keys if key != state.sample_id]
-    return random.Random(f"{seed}:{state.sample_id}").sample(others, min(shots, len(others)))
+    @property
+    def keys(self) -> Sequence[Hashable]:
+        """The pool's ids in a fixed order (read once, when first drawn from)."""
+        if self._keys is None:
+            # a mapping's keys are ids (a sample may be in it); a sequence's are positions
+            pool = self.pool
+            self._keys = (
+                sorted(pool, key=str) if isinstance(pool, Mapping) else range(len(pool or ()))
+            )
+        return self._keys
+
+    def __call__(self, state: TaskState) -> list[Demonstration]:
+        named = state.metadata.get(FEWSHOT_KEY)
+        ids = self.ids(state) if named is None else list(named)
+        if ids and self.pool is None:
+            raise ValueError(
+                f"{self.solver}: sample {state.sample_id!r} names demonstrations "
+                f"(metadata {FEWSHOT_KEY!r}: {ids}) but the solver has no pool; pass the "
+                "task's demonstrations, or use the task's own prompt solver."
+            )
+        lookup: Any = self.pool
+        try:
+            return [lookup[i] for i in ids]
+        except (KeyError, IndexError):
+            missing = [i for i in ids if not self._holds(i)]
+            raise ValueError(
+                f"{self.solver}: sample {state.sample_id!r} names demonstrations "
+                f"{missing} that the pool of {len(self.pool or ())} does not hold."
+            ) from None
+
+    def ids(self, state: TaskState) -> list[Hashable]:
+        """``shots`` ids drawn for the sample by its id and the seed."""
+        if self.shots == 0:
+            return []
+        keys = self.keys
+        if isinstance(self.pool, Mapping) and state.sample_id in self.pool:
+            keys = [key for key in keys if key != state.sample_id]
+        if self.shots > len(keys):
+            raise ValueError(
+                f"{self.solver}: shots={self.shots} but the pool has {len(keys)} "
+                f"demonstrations for sample {state.sample_id!r}."
+            )
+        return random.Random(f"{self.seed}:{state.sample_id}").sample(keys, self.shots)
+
+    def _holds(self, key: Any) -> bool:
+        if isinstance(self.pool, Mapping):
+            return key in self.pool
+        return isinstance(key, int) and 0 <= key < len(self.pool or ())
 
 
 def fewshot_messages(

@@ -1,4 +1,4 @@
-"""Multiple-choice building blocks: option letters, rendering, reply parsing, scoring.
+"""Multiple-choice replies: reading the option letter, and scoring it.
 
 The parsing rules, each named by the reference and version it reproduces:
 
@@ -12,14 +12,14 @@ The parsing rules, each named by the reference and version it reproduces:
   name one option unambiguously.
 
 Inspect's ``multiple_choice()`` renders its own template and its own parse,
-so benchmarks whose reference template differs render and parse with these.
+so benchmarks whose reference template differs render with ``mcq_prompt`` and
+parse with these.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-import string
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -38,6 +38,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from benchmarks.mcq_prompt import option_letters
 from benchmarks.model_outputs import candidate_note
 from benchmarks.registry_names import also_by_short_name, namespaced
 
@@ -52,21 +53,6 @@ class ParsedLetter(NamedTuple):
 
 
 UNPARSED = ParsedLetter(None, "none")
-
-
-def option_letters(count: int) -> list[str]:
-    if not 1 <= count <= len(string.ascii_uppercase):
-        raise ValueError(f"cannot letter {count} options (1 to 26 supported)")
-    return list(string.ascii_uppercase[:count])
-
-
-def render_options(choices: Sequence[str], line: str = "{letter}) {choice}") -> str:
-    """One line per choice, lettered A, B, C, ... (``line`` formats each)."""
-    letters = option_letters(len(choices))
-    return "\n".join(
-        line.format(letter=letter, choice=choice)
-        for letter, choice in zip(letters, choices, strict=True)
-    )
 
 
 # The marker, then the letter bare or as (X), [X], **X**; a following letter or

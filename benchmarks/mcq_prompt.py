@@ -24,13 +24,14 @@ from typing import Any
 from inspect_ai.model import ChatMessageUser, Content, ContentImage, ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from benchmarks.fewshot_prompt import Demonstrations, drawn_demonstrations, replace_user_message
+from benchmarks.fewshot_prompt import DemonstrationDraw, Demonstrations, replace_user_message
 from benchmarks.registry_names import namespaced
 
 DEMONSTRATION_SEPARATOR = "\n\n"
 
 
 def option_letters(count: int) -> list[str]:
+    """``A``, ``B``, ... for ``count`` options."""
     if not 1 <= count <= len(string.ascii_uppercase):
         raise ValueError(f"cannot letter {count} options (1 to 26 supported)")
     return list(string.ascii_uppercase[:count])
@@ -73,17 +74,21 @@ def mcq_prompt(
         demonstration_template: One demonstration, with ``{question}``,
             ``{options}`` and ``{answer}``.
         fewshot_preamble: Text before the demonstrations.
-        shots: Demonstrations drawn for a sample whose metadata names none.
+        shots: Demonstrations drawn for a sample whose metadata names none
+            (with no pool: none).
         seed: Seed of those draws.
     """
+    draw = DemonstrationDraw(
+        demonstrations, shots if demonstrations is not None else 0, seed, "mcq_prompt"
+    )
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         choices = [choice.value for choice in state.choices]
         text = question_text(
             template, option_line, state.input_text, choices, state.metadata, context_template
         )
-        if demonstrations is not None:
-            drawn = drawn_demonstrations(state, demonstrations, shots, seed)
+        drawn = draw(state)
+        if drawn:
             blocks = [
                 demonstration_template.format(
                     question=demo["question"],
@@ -92,13 +97,12 @@ def mcq_prompt(
                 )
                 for demo in drawn
             ]
-            if blocks:
-                text = (
-                    fewshot_preamble
-                    + DEMONSTRATION_SEPARATOR.join(blocks)
-                    + DEMONSTRATION_SEPARATOR
-                    + text
-                )
+            text = (
+                fewshot_preamble
+                + DEMONSTRATION_SEPARATOR.join(blocks)
+                + DEMONSTRATION_SEPARATOR
+                + text
+            )
         images = input_images(state)
         content: str | list[Content] = text
         if images:
@@ -146,9 +150,8 @@ def context_text(context_template: str, metadata: Mapping[str, Any]) -> str:
 
 
 def input_images(state: TaskState) -> list[ContentImage]:
-    """The images of the sample's user message, in order."""
-    images: list[ContentImage] = []
-    for message in state.messages:
-        if message.role == "user" and not isinstance(message.content, str):
-            images += [part for part in message.content if isinstance(part, ContentImage)]
-    return images
+    """The images of the sample's (last) user message, the one the prompt replaces."""
+    users = [message for message in state.messages if message.role == "user"]
+    if not users or isinstance(users[-1].content, str):
+        return []
+    return [part for part in users[-1].content if isinstance(part, ContentImage)]

@@ -16,18 +16,18 @@ import json
 import logging
 import math
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from benchmarks.errors import UserInputError
 from benchmarks.image_cache import ImageCacheError, write_atomically
-from benchmarks.lazy_dataset import arrow_row_reader
 from benchmarks.loading import LoadedSplit, load_split
 from benchmarks.prepared_rows import (
     ROW_ERROR,
     ROW_HASH,
     ROWS_VERSION,
+    SHAPE_MODULES,
     USER_ERRORS,
     RowsCacheError,
     RowsRequest,
@@ -62,19 +62,19 @@ class PlainShape:
         return {}
 
 
-# shape name -> (module, class); imported in the child only when used.
+# shape name -> class, in the module SHAPE_MODULES names; imported only when used.
 SHAPES = {
-    "scienceqa": ("benchmarks.scienceqa_rows", "ScienceQAShape"),
-    "triviaqa_questions": ("benchmarks.triviaqa_prompts", "QuestionShape"),
-    "triviaqa_demonstrations": ("benchmarks.triviaqa_prompts", "DemonstrationShape"),
+    "scienceqa": "ScienceQAShape",
+    "triviaqa_questions": "QuestionShape",
+    "triviaqa_demonstrations": "DemonstrationShape",
 }
 
 
 def shape_for(loaded: LoadedSplit, request: RowsRequest) -> Shape:
     if request.shape == "plain":
         return PlainShape(loaded, request)
-    module, name = SHAPES[request.shape]
-    shape: Shape = getattr(importlib.import_module(module), name)(loaded, request)
+    module = f"benchmarks.{SHAPE_MODULES[request.shape]}"
+    shape: Shape = getattr(importlib.import_module(module), SHAPES[request.shape])(loaded, request)
     return shape
 
 
@@ -197,6 +197,27 @@ def _records(
                     yield read(row)
                 except ValueError as ex:
                     yield ex
+
+
+def arrow_row_reader(
+    rows: datasets.Dataset, columns: Sequence[str]
+) -> Callable[[int], dict[str, Any]]:
+    """Read row ``i`` of ``columns`` as plain Python values from the Arrow table."""
+    if rows._indices is not None:  # a selected/filtered view: let datasets map the index
+        selected = rows.select_columns(list(columns))
+        return lambda row: dict(selected[row])
+    arrays = {name: rows.data.table.column(name) for name in columns}
+
+    def read(row: int) -> dict[str, Any]:
+        record: dict[str, Any] = {}
+        for name, array in arrays.items():
+            try:
+                record[name] = array[row].as_py()
+            except UnicodeDecodeError as ex:  # pyarrow's JSON reader does not validate UTF-8
+                raise ValueError(f"field {name!r} is not valid UTF-8: {ex.reason}") from ex
+        return record
+
+    return read
 
 
 class _Warnings(logging.Handler):

@@ -11,29 +11,33 @@ it never imports a data library, and holds what a task reading ready rows
 from JSON lines would hold.
 
 A rows file is reused while its source is the same: a local file's resolved
-path, size, inode and modification time; a Hub dataset's id, config and
-pinned revision (the Hugging Face cache is keyed by it too); never for a
-snapshot folder. The key also holds the request (split, columns, options)
-and the versions of this package and of the file layout. A row the child
-could not read is written as ``{"__row_error__": ...}``, raised naming the
-row when its sample is built, before any model call. When the cache folder
-cannot be written, the rows are read into a temporary file (with a warning)
-and read again on the next run. User errors of the child (a
-missing file, a missing column, no network) are raised unchanged here.
+path, size, inode and modification time; a snapshot folder's path and every
+file's name, size and modification time; a Hub dataset's id, config and
+pinned revision (the Hugging Face cache is keyed by it too); never for
+another Hub id (read as it is now). The key also holds the request (split,
+columns, options), the file layout's version and a hash of the code that
+writes the rows. A row the child could not read is written as
+``{"__row_error__": ...}``, raised naming the row when its sample is built,
+before any model call. When the cache folder cannot be written, the rows are
+read into a temporary file (with a warning) and read again on the next run.
+User errors of the child (a missing file, a missing column, no network) are
+raised unchanged here.
 """
 
 from __future__ import annotations
 
+import codecs
+import functools
 import hashlib
+import itertools
 import json
 import logging
 import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +52,7 @@ ROWS_VERSION = 3
 ROW_ERROR = "__row_error__"
 ROW_HASH = "__row_hash__"
 # Set to "inprocess" to prepare rows in this process (same code, no child): faster
-# when many small files are read, as in the test suite.
+# when many small files are read, as in the test suite; "child" (or unset) otherwise.
 PREPARE_ENV = "INSPECT_BENCHMARKS_PREPARE"
 
 logger = logging.getLogger(__name__)
@@ -226,7 +230,7 @@ def _prepare(request: RowsRequest, rows_file: Path, result_file: Path) -> None:
     """Prepare the rows (in a child unless told otherwise); re-raise its user errors and
     log its warnings under their own logger names."""
     job = {"request": asdict(request), "rows_file": str(rows_file), "result_file": str(result_file)}
-    in_process = os.environ.get(PREPARE_ENV) == "inprocess"
+    in_process = _prepare_in_process()
     if in_process:
         from benchmarks.prepare_rows import run_job
 
@@ -247,11 +251,20 @@ def _prepare(request: RowsRequest, rows_file: Path, result_file: Path) -> None:
         raise USER_ERRORS[result["error_type"]](result["error"])
 
 
+def _prepare_in_process() -> bool:
+    mode = os.environ.get(PREPARE_ENV, "")
+    if mode not in ("", "child", "inprocess"):
+        raise UserInputError(f"{PREPARE_ENV}={mode!r}: set it to 'inprocess' or 'child'.")
+    return mode == "inprocess"
+
+
 def _run_child(job: dict[str, Any]) -> tuple[int, str]:
     """Run the child on ``job``; its standard error is shown as it comes, and returned."""
     package_root = str(Path(__file__).resolve().parent.parent)
     env = {**os.environ}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    # after the user's own entries (and the interpreter's, which come first anyway): the
+    # root only makes a source tree's package importable, never shadows another module
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH"), package_root) if p)
     # -P: the working directory is not put on sys.path, so a folder named
     # "benchmarks" (or Inspect having changed into ours) cannot shadow a module.
     command = [sys.executable, "-P", "-m", "benchmarks.prepare_rows"]
@@ -275,13 +288,16 @@ def _run_child(job: dict[str, Any]) -> tuple[int, str]:
             child.stdin.close()
         except BrokenPipeError:
             pass  # the child ended without reading its job: its exit code and stderr say why
-        shown: list[bytes] = []
+        shown: list[str] = []
+        # a character split between two reads is decoded whole
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         # datasets' download messages (a Hub download can take minutes), as they come
         while chunk := os.read(child.stderr.fileno(), 65536):
-            shown.append(chunk)
-            sys.stderr.write(chunk.decode("utf-8", errors="replace"))
+            shown.append(decoder.decode(chunk))
+            sys.stderr.write(shown[-1])
             sys.stderr.flush()
-    return child.returncode, b"".join(shown).decode("utf-8", errors="replace")
+        shown.append(decoder.decode(b"", final=True))
+    return child.returncode, "".join(shown)
 
 
 def read_rows(
@@ -292,35 +308,43 @@ def read_rows(
     columns: Sequence[str] | None = None,
 ) -> PreparedRows | PreparedColumns:
     """The rows of a rows file; ``where`` (default: the writer's) names their source.
-    With ``columns``, only those, as a list each (parsed a line at a time, so the rows
-    are never all held as dicts)."""
+    With ``columns``, only those, as a list each (the rows are never all held as dicts)."""
     with path.open(encoding="utf-8") as file:
         header = json.loads(file.readline())
         if not isinstance(header, dict) or header.get("version") != ROWS_VERSION:
             raise ValueError(f"{path}: not a rows file of this version")
         where = where or header["where"]
-        if columns is None:
-            records = [json.loads(line) for line in file]
-            size = len(records)
-        else:
-            kept: dict[str, list[Any]] = {name: [] for name in columns}
-            errors: dict[int, str] = {}
-            size = 0
-            for size, line in enumerate(file, start=1):
-                record = json.loads(line)
-                if ROW_ERROR in record:
-                    errors[size - 1] = record[ROW_ERROR]
+        records: list[dict[str, Any]] = []
+        kept: dict[str, list[Any]] = {name: [] for name in columns or ()}
+        errors: dict[int, str] = {}
+        size = 0
+        for batch in _record_batches(file):
+            if not all(isinstance(record, dict) for record in batch):
+                raise ValueError(f"{path}: a row is not a JSON object")
+            if columns is None:
+                records += batch
+            else:
+                for offset, record in enumerate(batch):
+                    if ROW_ERROR in record:
+                        errors[size + offset] = record[ROW_ERROR]
                 for name, values in kept.items():
-                    values.append(record.get(name))
+                    values += [record.get(name) for record in batch]
+            size += len(batch)
     if size != header["rows"]:
         raise ValueError(f"{path}: {size} rows, the header says {header['rows']}")
     if columns is not None:
         return PreparedColumns(where=where, columns=kept, errors=errors, size=size)
-    if not all(isinstance(r, dict) for r in records):
-        raise ValueError(f"{path}: a row is not a JSON object")
     return PreparedRows(
         where=where, records=records, header=header, from_earlier_run=from_earlier_run
     )
+
+
+def _record_batches(lines: Iterator[str], size: int = 2048) -> Iterator[list[Any]]:
+    """The records of JSON lines, ``size`` lines parsed at once as one JSON array (several
+    times faster than a parse a line, and never the whole file's text at once). JSON
+    text holds no raw newline, so the line breaks are the separators."""
+    while batch := list(itertools.islice(lines, size)):
+        yield json.loads("[" + ",".join(batch) + "]")
 
 
 def _rows_file(request: RowsRequest, local: Path | None) -> Path | None:
@@ -334,21 +358,48 @@ def _rows_file(request: RowsRequest, local: Path | None) -> Path | None:
         source: list[Any] = [str(resolved), stat.st_size, stat.st_mtime_ns, stat.st_ino]
     elif request.dataset_path is None and request.revision is not None:
         source = [request.hub_path, request.revision]  # a commit's files never change
+    elif request.dataset_path is not None and Path(request.dataset_path).is_dir():
+        source = _folder_identity(Path(request.dataset_path))
     else:
-        return None  # a snapshot folder, or an unpinned Hub copy: read every time
+        return None  # an unpinned Hub copy: read every time
     # the source stands for dataset_path and data_files (another spelling of a file is it)
     described = asdict(request)
     del described["dataset_path"], described["data_files"]
-    identity = json.dumps([ROWS_VERSION, _package_version(), source, described])
+    identity = json.dumps([ROWS_VERSION, _code_version(request.shape), source, described])
     key = hashlib.sha256(identity.encode()).hexdigest()
     return download.cache_dir("rows") / key[:2] / f"{key}.jsonl"
 
 
-def _package_version() -> str:
-    try:
-        return version("inspect-reference-benchmarks")
-    except PackageNotFoundError:  # run from a source tree
-        return "unknown"
+def _folder_identity(folder: Path) -> list[Any]:
+    """A snapshot folder as its resolved path and every file's name, size and modification
+    time (a file added, removed or rewritten is another source)."""
+    resolved = folder.resolve()
+    files = []
+    for path in sorted(resolved.rglob("*")):
+        if path.is_file():
+            stat = path.stat()
+            files.append([str(path.relative_to(resolved)), stat.st_size, stat.st_mtime_ns])
+    return [str(resolved), files]
+
+
+# The modules whose code decides what a rows file holds (with the shape's own).
+WRITER_MODULES = ("prepare_rows", "loading", "records", "image_cache")
+# shape name -> the module that shapes its records (prepare_rows.SHAPES, without importing it)
+SHAPE_MODULES = {
+    "scienceqa": "scienceqa_rows",
+    "triviaqa_questions": "triviaqa_data",
+    "triviaqa_demonstrations": "triviaqa_data",
+}
+
+
+@functools.cache
+def _code_version(shape: str) -> str:
+    """A hash of the code that writes a rows file of ``shape``: an edited shape (an editable
+    install keeps its version number) never reads rows an older one wrote."""
+    digest = hashlib.sha256()
+    for module in (*WRITER_MODULES, SHAPE_MODULES.get(shape, "prepare_rows")):
+        digest.update((Path(__file__).parent / f"{module}.py").read_bytes())
+    return digest.hexdigest()
 
 
 def _json_data_files(data_files: DataFiles | None) -> str | dict[str, str] | None:

@@ -3,7 +3,8 @@
 A sample holds what the data holds (the question, choices, image, target);
 the task's solver chain builds the prompt. ``prompt_messages(task, sample)``
 runs that chain on the sample, as Inspect starts it, up to the first
-``generate`` and returns the messages that would be sent:
+``generate`` and returns the messages that would be sent (in a notebook too,
+whose event loop is running):
 
     from benchmarks.prompt_preview import prompt_messages
     from benchmarks.triviaqa import triviaqa
@@ -15,6 +16,7 @@ runs that chain on the sample, as Inspect starts it, up to the first
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from inspect_ai import Task
@@ -57,7 +59,13 @@ def prompt_messages(task: Task, sample: Sample, model: str = "mockllm/model") ->
             return reached.messages
         raise ValueError(f"the solvers of task {task.name!r} never call generate")
 
-    return asyncio.run(run())
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(run())
+    # a running loop (a notebook): run the chain on a loop of its own, in a thread
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, run()).result()
 
 
 def prompt_text(task: Task, sample: Sample) -> str | list[ChatMessage]:

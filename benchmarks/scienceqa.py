@@ -30,55 +30,40 @@ inspect eval --run-config configs/scienceqa_lmms_eval.yaml --model openai/gpt-4o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
-from inspect_ai.scorer import Metric, accuracy, grouped, stderr
 from inspect_ai.solver import generate
 
-from benchmarks.data_source import DataSource, HubDataset, rows_dataset
+from benchmarks.data_source import DataSource
 from benchmarks.images import ImageDecodeError, ImageFormat
 from benchmarks.loading import DataFiles
-from benchmarks.mcq import option_letter_scorer, parse_failure_rate
+from benchmarks.mcq import option_letter_scorer
 from benchmarks.mcq_prompt import option_letters
 from benchmarks.profiles import profile_named
 from benchmarks.profiles.scienceqa import PROFILES, AnswerParse, ProfileName, PromptFormat
 from benchmarks.registry_names import namespaced
-from benchmarks.sample_data import parquet_records
+from benchmarks.scienceqa_data import DATASET, oracle_questions, scienceqa_dataset
+from benchmarks.scienceqa_metrics import BREAKDOWNS, scienceqa_metrics
 from benchmarks.scienceqa_prompts import scienceqa_prompt
-from benchmarks.scienceqa_rows import (
-    DATASET_PATH,
-    DATASET_REVISION,
-    REQUIRED_COLUMNS,
-    PreparedDataset,
-    checked_fields,
-    grade_band,
-    image_options,
-    subset_rows,
-)
-from benchmarks.spec import BenchmarkSpec, CompareMetric, KnownQuestion
-from benchmarks.task_parameters import FROM_PROFILE, Minimum, NoneMeans, task_arguments
+from benchmarks.scienceqa_rows import DATASET_PATH, REQUIRED_COLUMNS, checked_fields, grade_band
+from benchmarks.spec import BenchmarkSpec, CompareMetric
+from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
 
 __all__ = ["DATASET_PATH", "REQUIRED_COLUMNS", "grade_band", "record_to_sample", "scienceqa"]
-DATASET = HubDataset(
-    DATASET_PATH,
-    revision=DATASET_REVISION,
-    pinned_by="apple/embedding-atlas (docs/examples/datasets.js: its train file and sha256)",
-)
 Split = Literal["train", "validation", "test"]
 Subset = Literal["all", "image", "no_image"]
 
+RENAMED = {
+    "split": "eval_split",
+    "strict_parse": "answer_parse (strict_parse=true is answer_parse=lmms_eval)",
+}
 # answer_parse -> benchmarks.mcq.LETTER_PARSERS
 LETTER_PARSER = {"option_letter": "option_letter", "lmms_eval": "option_letter_strict"}
-
-# The paper's breakdowns: subject (NAT/SOC/LAN), context (TXT/IMG/NO), grades.
-# ``context_type`` is exclusive (IMG, else TXT, else NO); the paper's TXT column
-# counts every question with a hint, image or not, which is ``has_hint=True``.
-BREAKDOWNS = ("subject", "context_type", "grade_band")
 
 
 @task(
@@ -88,8 +73,8 @@ BREAKDOWNS = ("subject", "context_type", "grade_band")
 )
 def scienceqa(
     profile: ProfileName = "default",
-    prompt_format: Annotated[PromptFormat | None, NoneMeans(FROM_PROFILE)] = None,
-    answer_parse: Annotated[AnswerParse | None, NoneMeans(FROM_PROFILE)] = None,
+    prompt_format: Annotated[PromptFormat | None, NoneMeans(PROFILES_VALUE)] = None,
+    answer_parse: Annotated[AnswerParse | None, NoneMeans(PROFILES_VALUE)] = None,
     eval_split: Split = "test",
     subset: Subset = "all",
     num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
@@ -132,14 +117,7 @@ def scienceqa(
             with the package instead of the Hub or a file (a try-out, offline;
             not a measurement).
     """
-    args = task_arguments(
-        scienceqa,
-        locals(),
-        renamed={
-            "split": "eval_split",
-            "strict_parse": "answer_parse (strict_parse=true is answer_parse=lmms_eval)",
-        },
-    )
+    args = task_arguments(scienceqa, locals(), renamed=RENAMED)
     settings = profile_named("scienceqa", PROFILES, profile).with_overrides(args)
     source = DataSource(
         "scienceqa",
@@ -150,25 +128,18 @@ def scienceqa(
         bundled_sample=bundled_sample,
         splits=[eval_split],
     )
-    rows = PreparedDataset(
-        source.request(
-            eval_split,
-            columns=REQUIRED_COLUMNS,
-            shape="scienceqa",
-            options=image_options(image_format, args.max_image_side),
-        )
+    dataset = scienceqa_dataset(
+        source,
+        record_to_sample,
+        eval_split=eval_split,
+        subset=subset,
+        num_examples=args.num_examples,
+        image_format=image_format,
+        max_image_side=args.max_image_side,
     )
     return Task(
         name="benchmarks/scienceqa",
-        dataset=rows_dataset(
-            rows,
-            lambda row, record: record_to_sample(
-                record, f"scienceqa_{eval_split}_{row}", image_file=rows.image_file(row)
-            ),
-            name=f"scienceqa_{eval_split}" + ("" if subset == "all" else f"_{subset}"),
-            num_examples=args.num_examples,
-            indices=subset_rows(rows, subset),
-        ),
+        dataset=dataset,
         solver=[scienceqa_prompt(settings.prompt_format), generate()],
         scorer=option_letter_scorer(LETTER_PARSER[settings.answer_parse]),
         metrics=scienceqa_metrics(),
@@ -221,29 +192,6 @@ def record_to_sample(
             "skill": fields["skill"],
         },
     )
-
-
-def scienceqa_metrics() -> list[Metric | dict[str, list[Metric]]]:
-    """Accuracy, its stderr, parse failures, and the paper's breakdowns of accuracy."""
-    return [
-        accuracy(),
-        stderr(),
-        parse_failure_rate(),
-        *(grouped(accuracy(), key, all=False) for key in BREAKDOWNS),
-        grouped(accuracy(), "has_hint", all=False, name_template="has_hint_{group_name}"),
-    ]
-
-
-def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
-    """The bundled questions: known by the question, its choices and its hint; answered
-    with the letter."""
-    records = parquet_records(files["test"], columns=["question", "choices", "answer", "hint"])
-    return [
-        KnownQuestion(
-            (r["question"], *r["choices"], r["hint"] or ""), option_letters(26)[r["answer"]]
-        )
-        for r in records
-    ]
 
 
 SPEC = BenchmarkSpec(

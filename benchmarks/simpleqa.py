@@ -31,16 +31,11 @@ inspect eval benchmarks/simpleqa --model openai/gpt-4o-mini -T profile=simple_ev
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import Sample
-from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, system_message
 
 from benchmarks import download
-from benchmarks.data_source import rows_dataset
 from benchmarks.judge import (
     GRADER_TEMPLATE,
     judge_panel_metrics,
@@ -51,17 +46,14 @@ from benchmarks.judge import (
     template_problem,
 )
 from benchmarks.loading import DataFiles
-from benchmarks.prepared_rows import PreparedRows
-from benchmarks.profiles import profile_named
+from benchmarks.profiles import PROFILE_SENTINEL, profile_named
 from benchmarks.profiles.simpleqa import SIMPLEQA_PROFILES, ProfileName, SimpleQAGradeParse
 from benchmarks.registry_names import namespaced
-from benchmarks.sample_data import csv_records, data_files_for
 from benchmarks.simpleqa_data import (
     DATASET_URL,
-    dataset_file,
-    read_rows,
+    oracle_questions,
     record_to_sample,
-    selected_rows,
+    simpleqa_dataset,
 )
 from benchmarks.simpleqa_metrics import (
     GRADE_VALUE_KEYS,
@@ -69,8 +61,9 @@ from benchmarks.simpleqa_metrics import (
     SIMPLEQA_COMPARE_METRICS,
     simpleqa_task_metrics,
 )
-from benchmarks.spec import BenchmarkSpec, KnownQuestion
-from benchmarks.task_parameters import FROM_PROFILE, Minimum, NoneMeans, fail, task_arguments
+from benchmarks.simpleqa_prompts import ANSWER_PROMPT_FIELDS, ANSWER_TEMPLATE, candidate_solvers
+from benchmarks.spec import BenchmarkSpec
+from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, fail, task_arguments
 
 __all__ = [
     "GRADER_TEMPLATE",
@@ -81,18 +74,11 @@ __all__ = [
     "simpleqa",
 ]
 
-# simpleqa_eval.py packs the bare question as the only user message.
-ANSWER_TEMPLATE = "{question}"
-ANSWER_PROMPT_FIELDS = frozenset({"question"})
-# grader_temperature / grader_max_tokens: the profile's (None: the grader's own).
-PROFILE_SETTING: Literal["profile"] = "profile"
 RENAMED = {
     "topic_breakdown": "breakdowns",
     "grade_prompt": "grade_prompt_file (a UTF-8 file holding the judge prompt)",
 }
 RENAMED_VALUES = {("profile", "simple_evals"): "simple_evals_ee3b031"}
-
-logger = logging.getLogger(__name__)
 
 
 @task(
@@ -102,13 +88,13 @@ logger = logging.getLogger(__name__)
 )
 def simpleqa(
     profile: ProfileName = "paper",
-    grade_parse: Annotated[SimpleQAGradeParse | None, NoneMeans(FROM_PROFILE)] = None,
+    grade_parse: Annotated[SimpleQAGradeParse | None, NoneMeans(PROFILES_VALUE)] = None,
     grader_temperature: Annotated[
         float | None | Literal["profile"], Minimum(0), NoneMeans("the grader's own")
-    ] = PROFILE_SETTING,
+    ] = PROFILE_SENTINEL,
     grader_max_tokens: Annotated[
         int | None | Literal["profile"], Minimum(1), NoneMeans("the grader's own")
-    ] = PROFILE_SETTING,
+    ] = PROFILE_SENTINEL,
     answer_prompt: str = ANSWER_TEMPLATE,
     grade_prompt_file: str | None = None,
     breakdowns: bool = True,
@@ -174,45 +160,17 @@ def simpleqa(
     grade_prompt = (
         None if grade_prompt_file is None else read_grade_prompt_file(grade_prompt_file, "simpleqa")
     )
-    if dataset_path is not None and data_files is not None:
-        fail("simpleqa", "pass either dataset_path or data_files, not both.")
-    if isinstance(data_files, Mapping) and set(data_files) != {"test"}:
-        fail(
-            "simpleqa",
-            "SimpleQA has one split, 'test': data_files must be a file or {'test': file}, "
-            f"got the key(s) {', '.join(repr(k) for k in data_files)}.",
-        )
-    files = data_files_for("simpleqa", bundled_sample, dataset_path, data_files, splits=["test"])
-    path = dataset_file(dataset_path, files)
-    located = read_rows(path)
-    rows = PreparedRows(where=str(path), records=[record for _, record in located], header={})
-
-    def build(row: int, record: dict[str, Any]) -> Sample:
-        sample = record_to_sample(record)
-        error = (sample.metadata or {}).get("metadata_error")
-        if error is not None:
-            logger.warning(
-                f"SimpleQA {located[row][0]}: field 'metadata' {error}; the raw value is kept "
-                f"in the sample metadata as 'raw_metadata'; the question counts under "
-                f"topic {(sample.metadata or {}).get('topic')!r}."
-            )
-        return sample
-
-    solver = [generate()]
-    if answer_prompt != ANSWER_TEMPLATE:
-        solver.insert(0, answer_template(answer_prompt))
-    if settings.system_message is not None:
-        solver.insert(0, system_message(settings.system_message))
+    data = simpleqa_dataset(
+        args.num_examples,
+        settings.draw,
+        dataset_path=dataset_path,
+        data_files=data_files,
+        bundled_sample=bundled_sample,
+    )
     return Task(
         name="benchmarks/simpleqa",
-        dataset=rows_dataset(
-            rows,
-            build,
-            name="simpleqa",
-            num_examples=None,
-            indices=selected_rows(args.num_examples, len(rows.records), settings.draw, str(path)),
-        ),
-        solver=solver,
+        dataset=data.dataset,
+        solver=candidate_solvers(answer_prompt, settings.system_message),
         scorer=simpleqa_scorer(
             grade_prompt=grade_prompt,
             grade_parse=settings.grade_parse,
@@ -226,31 +184,16 @@ def simpleqa(
         metadata={
             "profile": settings.name,
             **settings.switches(),
-            "dataset": DATASET_URL if files is None and dataset_path is None else str(path),
-            "dataset_sha256": download.file_sha256(path),
+            # the bundled file named inside the package: no path of this machine in the log
+            **(
+                {"data": "bundled sample", "data_files": f"simpleqa/{data.path.name}"}
+                if bundled_sample
+                else {"dataset": DATASET_URL if data.upstream else str(data.path)}
+            ),
+            "dataset_sha256": download.file_sha256(data.path),
         },
         version="1.2.0",
     )
-
-
-@solver(name=namespaced("answer_template", __name__))
-def answer_template(template: str) -> Solver:
-    """Put the question into ``template`` (placeholder ``{question}``).
-
-    Own solver: Inspect's ``prompt_template`` names the placeholder
-    ``{prompt}`` and also substitutes sample metadata.
-    """
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        state.user_prompt.text = template.format(question=state.input_text)
-        return state
-
-    return solve
-
-
-def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
-    """The bundled questions: known by the question; answered with the gold answer."""
-    return [KnownQuestion((r["problem"],), r["answer"]) for r in csv_records(files["test"])]
 
 
 SPEC = BenchmarkSpec(

@@ -4,7 +4,8 @@ SimpleQA (Wei et al., 2024, https://cdn.openai.com/papers/simpleqa.pdf);
 reference reader: ``pandas.read_csv`` in openai/simple-evals ``simpleqa_eval.py``
 (commit ee3b0318d8d1d9d72755a4120879be65f7c07e9e). Every row is read and
 checked before any model call; a ``metadata`` cell is parsed as a Python
-literal, never evaluated.
+literal, never evaluated. ``simpleqa_dataset`` turns the task's data parameters
+into the lazy dataset it evaluates.
 """
 
 from __future__ import annotations
@@ -17,15 +18,20 @@ import logging
 import random
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.dataset import Sample
 
 from benchmarks import download
-from benchmarks.data_source import announce_cut
+from benchmarks.data_source import announce_cut, rows_dataset
+from benchmarks.lazy_dataset import LazyDataset
 from benchmarks.loading import DataError, DataFiles, local_path
+from benchmarks.prepared_rows import PreparedRows
 from benchmarks.records import field
+from benchmarks.sample_data import csv_records, data_files_for
+from benchmarks.spec import KnownQuestion
 from benchmarks.task_parameters import fail
 
 DATASET_URL = "https://openaipublic.blob.core.windows.net/simple-evals/simple_qa_test_set.csv"
@@ -35,6 +41,63 @@ UNKNOWN_TOPIC = "unknown"
 CSV_COLUMNS = ("metadata", "problem", "answer")
 
 logger = logging.getLogger(__name__)
+# A row's unreadable metadata is reported on the task's logger, where a user of
+# the task looks for it (and filters it).
+task_logger = logging.getLogger("benchmarks.simpleqa")
+
+
+@dataclass(frozen=True)
+class SimpleQAData:
+    """The questions a task evaluates and the file they were read from."""
+
+    dataset: LazyDataset
+    path: Path
+    upstream: bool
+    """Whether ``path`` is the upstream CSV (no dataset_path, data_files or bundled_sample)."""
+
+
+def simpleqa_dataset(
+    num_examples: int | None,
+    draw: str,
+    *,
+    dataset_path: str | None,
+    data_files: DataFiles | None,
+    bundled_sample: bool,
+) -> SimpleQAData:
+    """Check the data parameters, read and check every row of the file, and make the
+    lazy dataset of the rows ``selected_rows`` picks (``draw``: the profile's)."""
+    if dataset_path is not None and data_files is not None:
+        fail("simpleqa", "pass either dataset_path or data_files, not both.")
+    if isinstance(data_files, Mapping) and set(data_files) != {"test"}:
+        fail(
+            "simpleqa",
+            "SimpleQA has one split, 'test': data_files must be a file or {'test': file}, "
+            f"got the key(s) {', '.join(repr(k) for k in data_files)}.",
+        )
+    files = data_files_for("simpleqa", bundled_sample, dataset_path, data_files, splits=["test"])
+    path = dataset_file(dataset_path, files)
+    located = read_rows(path)
+    rows = PreparedRows(where=str(path), records=[record for _, record in located], header={})
+
+    def build(row: int, record: dict[str, Any]) -> Sample:
+        sample = record_to_sample(record)
+        error = (sample.metadata or {}).get("metadata_error")
+        if error is not None:
+            task_logger.warning(
+                f"SimpleQA {located[row][0]}: field 'metadata' {error}; the raw value is kept "
+                f"in the sample metadata as 'raw_metadata'; the question counts under "
+                f"topic {(sample.metadata or {}).get('topic')!r}."
+            )
+        return sample
+
+    dataset = rows_dataset(
+        rows,
+        build,
+        name="simpleqa",
+        num_examples=None,
+        indices=selected_rows(num_examples, len(rows.records), draw, str(path)),
+    )
+    return SimpleQAData(dataset=dataset, path=path, upstream=files is None and dataset_path is None)
 
 
 def record_to_sample(record: dict[str, Any]) -> Sample:
@@ -249,3 +312,8 @@ def selected_rows(num_examples: int | None, available: int, draw: str, where: st
         f"{where}, drawn as simple-evals draws them (random.Random(0).sample)."
     )
     return random.Random(0).sample(range(available), num_examples)
+
+
+def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
+    """The bundled questions: known by the question; answered with the gold answer."""
+    return [KnownQuestion((r["problem"],), r["answer"]) for r in csv_records(files["test"])]

@@ -27,15 +27,9 @@ from typing import Annotated, Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
-from inspect_ai.scorer import Metric, Scorer, scorer
 
 from benchmarks.data_source import DataSource, HubDataset, rows_dataset
-from benchmarks.judge import (
-    GradeParse,
-    judge_panel_metrics,
-    read_grade_prompt_file,
-    simpleqa_scorer,
-)
+from benchmarks.judge import read_grade_prompt_file
 from benchmarks.loading import DataFiles
 from benchmarks.profiles import profile_named
 from benchmarks.profiles.simpleqa import (
@@ -44,17 +38,18 @@ from benchmarks.profiles.simpleqa import (
     VerifiedProfileName,
 )
 from benchmarks.records import field
-from benchmarks.registry_names import also_by_short_name, namespaced
-from benchmarks.sample_data import csv_records
-from benchmarks.simpleqa_metrics import (
-    GRADE_VALUE_KEYS,
-    SIMPLEQA_COMPARE_METRICS,
-    breakdown_metrics,
-    simpleqa_metrics,
+from benchmarks.registry_names import namespaced
+from benchmarks.simpleqa_metrics import GRADE_VALUE_KEYS, SIMPLEQA_COMPARE_METRICS
+from benchmarks.simpleqa_verified_data import boolean, oracle_questions, original_index
+from benchmarks.simpleqa_verified_scorer import (
+    BREAKDOWNS,
+    simpleqa_verified_scorer,
+    verified_metrics,
 )
-from benchmarks.spec import BenchmarkSpec, KnownQuestion
-from benchmarks.task_parameters import FROM_PROFILE, Minimum, NoneMeans, fail, task_arguments
+from benchmarks.spec import BenchmarkSpec
+from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, fail, task_arguments
 
+__all__ = ["record_to_sample", "simpleqa_verified", "simpleqa_verified_scorer"]
 TASK = "simpleqa_verified"
 DATASET = HubDataset(
     "google/simpleqa-verified",
@@ -74,13 +69,6 @@ COLUMNS = (
     "requires_reasoning",
     "urls",
 )
-# The paper's headline "F1" is simple-evals' f1: the harmonic mean of correct
-# and correct given attempted (here f_score); it is reported as f1.
-RENAMED = {"f_score": "f1"}
-BREAKDOWNS = ("topic", "answer_type", "multi_step", "requires_reasoning")
-BREAKDOWN_STATISTICS = ("accuracy", "attempted_accuracy", "abstention_rate", "f_score")
-# A CSV (the Kaggle file) holds booleans as text.
-BOOLEAN_TEXT = {"True": True, "true": True, "False": False, "false": False}
 
 
 @task(
@@ -90,7 +78,7 @@ BOOLEAN_TEXT = {"True": True, "true": True, "False": False, "false": False}
 )
 def simpleqa_verified(
     profile: VerifiedProfileName = "default",
-    grade_parse: Annotated[VerifiedGradeParse | None, NoneMeans(FROM_PROFILE)] = None,
+    grade_parse: Annotated[VerifiedGradeParse | None, NoneMeans(PROFILES_VALUE)] = None,
     grade_prompt_file: str | None = None,
     grader_temperature: Annotated[float | None, Minimum(0), NoneMeans("the grader's own")] = None,
     grader_max_tokens: Annotated[int | None, Minimum(1), NoneMeans("the grader's own")] = None,
@@ -183,39 +171,6 @@ def simpleqa_verified(
     )
 
 
-def verified_metrics(breakdowns: bool = True) -> list[Metric | dict[str, list[Metric]]]:
-    """SimpleQA's statistics with f1 named as the paper names it, the breakdowns
-    (``<statistic>[<group>=<value>]``) when asked, and the panel's."""
-    metrics: list[Metric | dict[str, list[Metric]]] = [simpleqa_metrics(renamed=RENAMED)]
-    if breakdowns:
-        for group in BREAKDOWNS:
-            for statistic in BREAKDOWN_STATISTICS:
-                name = RENAMED.get(statistic, statistic)
-                metrics += breakdown_metrics(group, [statistic], f"{name}[{group}={{group_name}}]")
-    metrics.append(judge_panel_metrics(renamed=RENAMED))
-    return metrics
-
-
-# The metrics an `inspect score` re-grading reports: the task's, not SimpleQA's.
-@also_by_short_name
-@scorer(metrics=verified_metrics(), name=namespaced("simpleqa_verified_scorer", __name__))
-def simpleqa_verified_scorer(
-    grade_prompt: str | None = None,
-    grade_parse: GradeParse = "strict",
-    grader_temperature: float | None = None,
-    grader_max_tokens: int | None = None,
-    judge_cache: bool = False,
-) -> Scorer:
-    """``benchmarks.judge.simpleqa_scorer`` with SimpleQA Verified's metrics."""
-    return simpleqa_scorer(
-        grade_prompt=grade_prompt,
-        grade_parse=grade_parse,
-        grader_temperature=grader_temperature,
-        grader_max_tokens=grader_max_tokens,
-        judge_cache=judge_cache,
-    )
-
-
 def record_to_sample(record: dict[str, Any]) -> Sample:
     """One question; its id is ``original_index``, its row in SimpleQA."""
     metadata: dict[str, Any] = {
@@ -231,29 +186,6 @@ def record_to_sample(record: dict[str, Any]) -> Sample:
         if not value.strip():
             raise ValueError(f"field {name!r} is empty")
     return Sample(id=metadata["original_index"], input=problem, target=answer, metadata=metadata)
-
-
-def original_index(record: dict[str, Any]) -> int:
-    value = record.get("original_index")
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    raise ValueError(f"field 'original_index' should be a non-negative integer, got {value!r:.60}")
-
-
-def boolean(record: dict[str, Any], name: str) -> bool:
-    value = record.get(name)
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value in BOOLEAN_TEXT:
-        return BOOLEAN_TEXT[value]
-    raise ValueError(f"field {name!r} should be true or false, got {value!r:.60}")
-
-
-def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
-    """The bundled questions: known by the question; answered with the gold answer."""
-    return [KnownQuestion((r["problem"],), r["answer"]) for r in csv_records(files["eval"])]
 
 
 SPEC = BenchmarkSpec(

@@ -31,7 +31,8 @@ from benchmarks.errors import TaskParameterError
 
 # YAML reads null, Null, NULL and ~ as None; Python users type None.
 NONE_SPELLINGS = frozenset({"None", "none"})
-FROM_PROFILE = "the profile's"
+# What None means for a switch a profile sets (``NoneMeans``).
+PROFILES_VALUE = "the profile's"
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,6 @@ inspect eval benchmarks/triviaqa --model openai/gpt-4o-mini -T profile=lm_eval_0
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
@@ -47,24 +46,17 @@ from inspect_ai.dataset import Sample
 from inspect_ai.solver import generate
 
 from benchmarks.answer_matching import STOP_SEQUENCES, AnswerExtraction
-from benchmarks.data_source import DataSource, HubDataset, rows_dataset
-from benchmarks.fewshot_prompt import FEWSHOT_KEY, fewshot_prompt
+from benchmarks.data_source import DataSource, HubDataset
+from benchmarks.fewshot_prompt import fewshot_prompt
 from benchmarks.loading import DataFiles
 from benchmarks.profiles import profile_named
 from benchmarks.profiles.triviaqa import PROFILES, Config, ProfileName, PromptFormat
 from benchmarks.records import field, string_list
 from benchmarks.registry_names import namespaced
-from benchmarks.sample_data import jsonl_records
-from benchmarks.spec import BenchmarkSpec, CompareMetric, KnownQuestion
-from benchmarks.task_parameters import FROM_PROFILE, Minimum, NoneMeans, fail, task_arguments
-from benchmarks.triviaqa_prompts import (
-    DEMONSTRATION_COLUMNS,
-    QUESTION_COLUMNS,
-    TriviaQADemonstrations,
-    block_template,
-    fewshot_draws,
-    pool_fields,
-)
+from benchmarks.spec import BenchmarkSpec, CompareMetric
+from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
+from benchmarks.triviaqa_data import check_splits, oracle_questions, triviaqa_data
+from benchmarks.triviaqa_prompts import block_template
 from benchmarks.triviaqa_scorer import TriviaQAMetric, triviaqa_scorer
 
 DATASET = HubDataset(
@@ -87,13 +79,13 @@ RENAMED_VALUES = {
 )
 def triviaqa(
     profile: ProfileName = "default",
-    shots: Annotated[int | None, Minimum(0), NoneMeans(FROM_PROFILE)] = None,
-    fewshot_seed: Annotated[int | None, NoneMeans(FROM_PROFILE)] = None,
-    prompt_format: Annotated[PromptFormat | None, NoneMeans(FROM_PROFILE)] = None,
-    fewshot_as_multiturn: Annotated[bool | None, NoneMeans(FROM_PROFILE)] = None,
-    answer_extraction: Annotated[AnswerExtraction | None, NoneMeans(FROM_PROFILE)] = None,
-    metric: Annotated[TriviaQAMetric | None, NoneMeans(FROM_PROFILE)] = None,
-    dataset_config: Annotated[Config | None, NoneMeans(FROM_PROFILE)] = None,
+    shots: Annotated[int | None, Minimum(0), NoneMeans(PROFILES_VALUE)] = None,
+    fewshot_seed: Annotated[int | None, NoneMeans(PROFILES_VALUE)] = None,
+    prompt_format: Annotated[PromptFormat | None, NoneMeans(PROFILES_VALUE)] = None,
+    fewshot_as_multiturn: Annotated[bool | None, NoneMeans(PROFILES_VALUE)] = None,
+    answer_extraction: Annotated[AnswerExtraction | None, NoneMeans(PROFILES_VALUE)] = None,
+    metric: Annotated[TriviaQAMetric | None, NoneMeans(PROFILES_VALUE)] = None,
+    dataset_config: Annotated[Config | None, NoneMeans(PROFILES_VALUE)] = None,
     fewshot_split: Split = "train",
     eval_split: Split = "validation",
     num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
@@ -158,62 +150,28 @@ def triviaqa(
         bundled_sample=bundled_sample,
         splits=[eval_split, *([fewshot_split] if settings.shots > 0 else [])],
     )
-    config: str = settings.dataset_config
-    if include_evidence:
-        config = config.removesuffix(".nocontext")
-    row_hash = settings.prompt_format == "lm_eval" and settings.shots > 0
-    rows_options: dict[str, Any] = {
-        "config": config,
-        "single_file_split": eval_split,
-        "options": {"evidence_max_chars": evidence_max_chars} if include_evidence else {},
-        "row_hash": row_hash,
-    }
-    evidence = ("entity_pages", "search_results") if include_evidence else ()
-    eval_rows = source.rows(
-        eval_split, columns=(*QUESTION_COLUMNS, *evidence), shape="triviaqa_questions",
-        **rows_options,
-    )  # fmt: skip
-    demonstrations: TriviaQADemonstrations | None = None
-    draws = None
-    if settings.shots > 0:
-        fewshot_rows = source.pool(
-            fewshot_split,
-            keep=pool_fields(settings.prompt_format, include_evidence, row_hash),
-            columns=(*DEMONSTRATION_COLUMNS, *evidence), shape="triviaqa_demonstrations",
-            **rows_options,
-        )  # fmt: skip
-        draws = fewshot_draws(
-            fewshot_rows, eval_rows, settings.shots, settings.fewshot_seed, settings.prompt_format
-        )
-        demonstrations = TriviaQADemonstrations(
-            fewshot_rows, settings.prompt_format, include_evidence
-        )
-
-    def build(row: int, record: dict[str, Any]) -> Sample:
-        sample = record_to_sample(record)
-        assert sample.metadata is not None
-        if include_evidence:
-            sample.metadata["evidence"] = record["evidence"]
-        if draws is not None and demonstrations is not None:
-            drawn = draws.for_question(row)
-            for index in drawn:
-                demonstrations[index]  # read and checked now, before any model call
-            sample.metadata[FEWSHOT_KEY] = drawn
-        return sample
-
+    data = triviaqa_data(
+        source,
+        settings,
+        record_to_sample,
+        fewshot_split=fewshot_split,
+        eval_split=eval_split,
+        num_examples=args.num_examples,
+        include_evidence=include_evidence,
+        evidence_max_chars=evidence_max_chars,
+    )
     template = block_template(settings.prompt_format, include_evidence)
     return Task(
         name="benchmarks/triviaqa",
-        dataset=rows_dataset(
-            eval_rows,
-            build,
-            name=f"trivia_qa_{config}_{eval_split}",
-            num_examples=args.num_examples,
-            unique_field="question_id",
-            release=eval_rows.release,
-        ),
+        dataset=data.dataset,
         solver=[
-            fewshot_prompt(demonstrations or [], template, multiturn=settings.fewshot_as_multiturn),
+            fewshot_prompt(
+                data.demonstrations or [],
+                template,
+                multiturn=settings.fewshot_as_multiturn,
+                shots=settings.shots,
+                seed=settings.fewshot_seed,
+            ),
             generate(),
         ],
         scorer=triviaqa_scorer(
@@ -222,29 +180,14 @@ def triviaqa(
         config=settings.generate.merge(
             {"stop_seqs": STOP_SEQUENCES[settings.answer_extraction]}  # type: ignore[arg-type]
         ),
-        metadata={"profile": settings.name, **settings.switches(), **source.metadata()},
+        metadata={
+            "profile": settings.name,
+            **settings.switches(),
+            "dataset_config": data.config,  # the one read (include_evidence drops ".nocontext")
+            **source.metadata(),
+        },
         version="1.4.0",
     )
-
-
-def check_splits(shots: int, fewshot_split: str, eval_split: str) -> None:
-    """The rules between the two splits and the shots."""
-    if eval_split == "test":
-        fail(
-            "triviaqa",
-            "the test split has no answers (they are withheld); use eval_split='validation'.",
-        )
-    if shots > 0 and fewshot_split == "test":
-        fail(
-            "triviaqa",
-            "the test split has no answers to demonstrate with; use fewshot_split='train'.",
-        )
-    if shots > 0 and fewshot_split == eval_split:
-        fail(
-            "triviaqa",
-            f"fewshot_split and eval_split are both {eval_split!r}: demonstrations "
-            "would leak evaluation answers; draw them from 'train'.",
-        )
 
 
 def record_to_sample(record: dict[str, Any]) -> Sample:
@@ -260,22 +203,6 @@ def record_to_sample(record: dict[str, Any]) -> Sample:
         target=aliases,
         metadata={"normalized_aliases": normalized_aliases, "answer_type": answer.get("type")},
     )
-
-
-# An alias without TriviaQA's stop characters survives the cut whole.
-STOP_CHARACTERS = set("\n.,")
-
-
-def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
-    """The bundled questions: known by their question block; answered with the first alias
-    that the stop sequences leave whole."""
-    questions = []
-    for record in jsonl_records(files["validation"]):
-        answer = record["answer"]
-        whole = [a for a in answer["aliases"] if not STOP_CHARACTERS & set(a)]
-        reply = whole[0] if whole else answer["value"]
-        questions.append(KnownQuestion((f"Question: {record['question']}",), reply))
-    return questions
 
 
 SPEC = BenchmarkSpec(

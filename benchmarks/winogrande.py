@@ -45,7 +45,7 @@ from benchmarks.profiles.winogrande import PROFILES, AnswerParse, ProfileName
 from benchmarks.registry_names import namespaced
 from benchmarks.sample_data import jsonl_records
 from benchmarks.spec import BenchmarkSpec, CompareMetric, KnownQuestion
-from benchmarks.task_parameters import FROM_PROFILE, Minimum, NoneMeans, fail, task_arguments
+from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, fail, task_arguments
 from benchmarks.winogrande_prompts import (
     ANSWER_LETTERS,
     WinograndeDemonstrations,
@@ -77,9 +77,9 @@ COLUMNS = ("sentence", "option1", "option2", "answer")
 )
 def winogrande(
     profile: ProfileName = "default",
-    shots: Annotated[int | None, Minimum(0), NoneMeans(FROM_PROFILE)] = None,
-    fewshot_seed: Annotated[int | None, NoneMeans(FROM_PROFILE)] = None,
-    answer_parse: Annotated[AnswerParse | None, NoneMeans(FROM_PROFILE)] = None,
+    shots: Annotated[int | None, Minimum(0), NoneMeans(PROFILES_VALUE)] = None,
+    fewshot_seed: Annotated[int | None, NoneMeans(PROFILES_VALUE)] = None,
+    answer_parse: Annotated[AnswerParse | None, NoneMeans(PROFILES_VALUE)] = None,
     dataset_config: Config = "winogrande_xl",
     eval_split: EvalSplit = "validation",
     num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,

@@ -30,14 +30,17 @@ DEMONSTRATION_TEMPLATE = "{question}\n{options}\nANSWER: {answer}"
 FEWSHOT_PREAMBLE = "Here are some examples of how to answer similar questions:\n\n"
 
 
-def winogrande_prompt(demonstrations: Mapping[int, dict[str, Any]] | None = None) -> Solver:
-    """evalscope's single-answer template (and its few-shot layout, with demonstrations)."""
+def winogrande_prompt(demonstrations: WinograndeDemonstrations | None = None) -> Solver:
+    """evalscope's single-answer template (and its few-shot layout, with demonstrations:
+    each sample's drawn as the task loaded it)."""
     return mcq_prompt(
         QUESTION_TEMPLATE,
         OPTION_LINE,
         demonstrations=demonstrations,
         demonstration_template=DEMONSTRATION_TEMPLATE,
         fewshot_preamble=FEWSHOT_PREAMBLE,
+        shots=demonstrations.draws.shots if demonstrations is not None else 0,
+        seed=demonstrations.draws.seed if demonstrations is not None else 0,
     )
 
 

@@ -4,10 +4,12 @@ A benchmark's samples hold the question (its choices, image and target); its
 solvers build the prompt. So the chain can be extended or replaced:
 
     # Winogrande's evalscope prompt, then Inspect's chain-of-thought instruction
+    # (0-shot: a solver given on the command line has no few-shot pool)
     inspect eval benchmarks/winogrande --solver examples/custom_chain.py@winogrande_cot \
         --model openai/gpt-4o-mini
 
-    # the same as a task of its own (task arguments pass through to winogrande)
+    # the same as a task of its own, which keeps the task's own prompt step, so
+    # its demonstrations too (task arguments pass through to winogrande)
     inspect eval examples/custom_chain.py@winogrande_cot_task -T shots=3 --model openai/gpt-4o-mini
 
     # the few-shot solver in a task that has nothing to do with this package
@@ -16,6 +18,7 @@ solvers build the prompt. So the chain can be extended or replaced:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai import Task, task, task_with
@@ -30,14 +33,19 @@ from benchmarks.winogrande import winogrande, winogrande_prompt
 @solver
 def winogrande_cot() -> Solver:
     """Winogrande's prompt, then a request to reason step by step before the answer
-    (Inspect's ``chain_of_thought``, which keeps the ``ANSWER: X`` form the scorer reads)."""
+    (Inspect's ``chain_of_thought``, which keeps the ``ANSWER: X`` form the scorer reads).
+    Zero-shot: a sample that names demonstrations is an error here."""
     return chain(winogrande_prompt(), chain_of_thought(), generate())
 
 
 @task
 def winogrande_cot_task(**task_args: Any) -> Task:
-    """Winogrande (any of its task arguments) with ``winogrande_cot`` as its chain."""
-    return task_with(winogrande(**task_args), solver=winogrande_cot())
+    """Winogrande (any of its task arguments) with a chain-of-thought step after its own
+    prompt step (which holds the task's few-shot pool)."""
+    benchmark = winogrande(**task_args)
+    steps = benchmark.solver
+    assert isinstance(steps, Sequence)  # Inspect's chain: [prompt step, generate()]
+    return task_with(benchmark, solver=chain(steps[0], chain_of_thought(), generate()))
 
 
 # (country, capital): four demonstrations, then the questions

@@ -9,7 +9,7 @@ from inspect_ai import eval as inspect_eval
 
 from bench.bare_task import bare
 from bench.throughput_inputs import grouped_keys
-from benchmarks.scienceqa import scienceqa_metrics
+from benchmarks.scienceqa_metrics import scienceqa_metrics
 from tests.scripted import replies_by_prompt
 
 

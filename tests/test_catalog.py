@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -213,4 +214,14 @@ def test_another_hub_dataset_is_not_read_at_the_default_datasets_revision(
     assert other.value.request.revision is None
     with pytest.raises(Requested) as same:
         winogrande(dataset_path="allenai/winogrande")
+    # the default id spelled out is the default: pinned, cached (no dataset_path) and named
     assert same.value.request.revision == "01e74176c63542e6b0bcb004dcdea22d94fb67b5"
+    assert same.value.request.dataset_path is None
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_a_bundled_sample_run_names_no_path_of_this_machine(name: str) -> None:
+    metadata = specs()[name].task(bundled_sample=True).metadata or {}
+    text = json.dumps(metadata)
+    assert str(ROOT) not in text and "sample_data" not in text, metadata
+    assert metadata["data"] == "bundled sample"

@@ -523,9 +523,7 @@ def test_refuses_logs_graded_by_different_judges(tmp_path: Path) -> None:
 
 def test_reporting_switches_do_not_make_logs_incomparable(tmp_path: Path) -> None:
     with_topics = _simpleqa_log(tmp_path, "a", "benchmarks/oracle", breakdowns=True)
-    without = _simpleqa_log(
-        tmp_path, "b", "benchmarks/oracle", breakdowns=False, judge_cache=False
-    )
+    without = _simpleqa_log(tmp_path, "b", "benchmarks/oracle", breakdowns=False, judge_cache=False)
     frame = compare_logs([with_topics, without], settings=FAST)
     assert only_row(frame, breakdown="overall", metric="correct")["n"] == 30
 

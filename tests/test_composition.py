@@ -4,21 +4,31 @@
 - Winogrande with Inspect's ``chain_of_thought`` after its own template, by
   ``--solver`` and by ``task_with``: the template is kept, the step added, the
   scorer still reads the final ``ANSWER: X``.
+- With shots, the task variant keeps the task's demonstrations; the solver
+  given alone (no pool) refuses a sample that names demonstrations.
 - ``fewshot_prompt`` in a task of the user's own: the exact prompt, the same
-  demonstrations every run.
+  demonstrations every run; a draw never comes up short; the log's plan names
+  the shots and seed the task used.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import subprocess
 from pathlib import Path
 from types import ModuleType
 
-from inspect_ai import eval
+import pytest
+from inspect_ai import Task, eval
+from inspect_ai.dataset import Sample
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessage
+from inspect_ai.solver import generate
 
+from benchmarks.fewshot_prompt import fewshot_prompt
+from benchmarks.prompt_preview import prompt_messages
+from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
 from tests.inspect_cli import inspect_cli
 from tests.scripted import last_user_text, scripted_model
@@ -134,3 +144,80 @@ def test_the_fewshot_solver_in_a_task_of_ones_own(tmp_path: Path) -> None:
         "What is the capital of Kenya? Nairobi\n\n"
         "What is the capital of Chile?"
     )
+
+
+def test_the_task_variant_keeps_the_demonstrations(tmp_path: Path) -> None:
+    seen: list[str] = []
+
+    def model(messages: list[ChatMessage]) -> str:
+        seen.append(last_user_text(messages))
+        return reasoning_then_answer(messages)
+
+    args = {"bundled_sample": True, "num_examples": 1, "shots": 2}
+    plain = winogrande(**args)
+    (log,) = eval(
+        example().winogrande_cot_task(**args),
+        model=scripted_model(model),
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success"
+    own_prompt = prompt_messages(plain, plain.dataset[0])[-1].content
+    assert isinstance(own_prompt, str)
+    assert own_prompt.count("ANSWER: ") == 3  # two demonstrations, then the question
+    assert seen == ["\n" + own_prompt + "\n\n" + COT + "\n"]  # Inspect's template
+
+
+def test_the_solver_alone_refuses_a_sample_with_demonstrations(tmp_path: Path) -> None:
+    (log,) = eval(
+        winogrande(bundled_sample=True, num_examples=1, shots=2),
+        solver=example().winogrande_cot(),
+        model=scripted_model(reasoning_then_answer),
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "error" and log.error is not None
+    assert log.error.message == (
+        "ValueError(\"mcq_prompt: sample 'winogrande_xl_validation_0' names demonstrations "
+        "(metadata 'fewshot': [28, 7]) but the solver has no pool; pass the task's "
+        "demonstrations, or use the task's own prompt solver.\")"
+    )
+
+
+def preview(solver_pool: list[dict[str, str]], sample_id: int | str, shots: int) -> str:
+    task = Task(
+        dataset=[Sample(id=sample_id, input="Q")],
+        solver=[fewshot_prompt(solver_pool, "{question}", shots=shots), generate()],
+    )
+    return prompt_messages(task, task.dataset[0])[-1].text
+
+
+def test_a_draw_from_a_list_uses_every_demonstration_whatever_the_sample_id() -> None:
+    pool = [{"question": q, "answer": "a"} for q in ("x", "y", "z")]
+    for sample_id in (0, 1, 2, "x"):
+        assert sorted(preview(pool, sample_id, 3).split("\n\n")) == ["Q", "x a", "y a", "z a"]
+    with pytest.raises(ValueError) as raised:
+        preview(pool, 1, 4)
+    assert str(raised.value) == (
+        "fewshot_prompt: shots=4 but the pool has 3 demonstrations for sample 1."
+    )
+
+
+def test_the_plan_names_the_shots_and_seed_the_task_used(tmp_path: Path) -> None:
+    (log,) = eval(
+        triviaqa(bundled_sample=True, num_examples=1, shots=3, fewshot_seed=7),
+        model=scripted_model(lambda messages: "Paris"),
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    params = log.plan.steps[0].params
+    assert (params["shots"], params["seed"]) == (3, 7)
+
+
+def test_the_preview_works_inside_a_running_event_loop() -> None:
+    task = triviaqa(bundled_sample=True, num_examples=1, shots=0)
+
+    async def in_a_notebook() -> str:
+        return prompt_messages(task, task.dataset[0])[-1].text
+
+    assert asyncio.run(in_a_notebook()) == "Question: " + str(task.dataset[0].input) + "\nAnswer:"

@@ -14,17 +14,22 @@ import datasets
 import pytest
 from inspect_ai.dataset import Sample
 
+from benchmarks import prepared_rows as prepared_rows_module
 from benchmarks.data_source import rows_dataset
 from benchmarks.errors import DataError
-from benchmarks.prepare_rows import whole_row_hashes
+from benchmarks.prepare_rows import SHAPES, whole_row_hashes
 from benchmarks.prepared_rows import (
     PREPARE_ENV,
     RELEASED,
     ROW_ERROR,
     ROW_HASH,
+    SHAPE_MODULES,
+    WRITER_MODULES,
     PreparedColumns,
     PreparedRows,
     RowsRequest,
+    _code_version,
+    _rows_file,
     prepared_columns,
     prepared_rows,
 )
@@ -152,3 +157,37 @@ def test_the_child_process_prepares_the_rows(
     assert not rows.from_earlier_run
     assert prepared_rows(request_for(path)).from_earlier_run
     assert len(list((tmp_path / "cache" / "rows").glob("*/*.jsonl"))) == 1
+
+
+def test_the_rows_file_key_holds_the_code_that_writes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert SHAPES.keys() == SHAPE_MODULES.keys()
+    path = tmp_path / "wg.jsonl"
+    path.write_text(json.dumps({**WINOGRANDE_ROW, "answer": "1"}) + "\n", encoding="utf-8")
+    request = request_for(path)
+    first = _rows_file(request, path)
+    assert first is not None and _rows_file(request, path) == first
+    _code_version.cache_clear()
+    # as if a module that writes rows had been edited
+    monkeypatch.setattr(prepared_rows_module, "WRITER_MODULES", (*WRITER_MODULES, "errors"))
+    try:
+        assert _rows_file(request, path) not in (None, first)
+    finally:
+        _code_version.cache_clear()
+
+
+def test_a_snapshot_folders_rows_are_kept_while_its_files_are_unchanged(tmp_path: Path) -> None:
+    folder = tmp_path / "snapshot"
+    (folder / "data").mkdir(parents=True)
+    rows_file = folder / "data" / "validation.jsonl"
+    rows_file.write_text(json.dumps({**WINOGRANDE_ROW, "answer": "1"}) + "\n", encoding="utf-8")
+    request = RowsRequest.make(
+        benchmark="Winogrande", hub_path="allenai/winogrande", revision=None, config=None,
+        split="validation", dataset_path=str(folder), data_files=None,
+        columns=("sentence", "option1", "option2", "answer"),
+    )  # fmt: skip
+    first = _rows_file(request, None)
+    assert first is not None and _rows_file(request, None) == first
+    (folder / "data" / "train.jsonl").write_text("", encoding="utf-8")
+    assert _rows_file(request, None) not in (None, first)  # a file added: another source

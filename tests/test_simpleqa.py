@@ -839,6 +839,4 @@ def test_a_grade_prompt_file_is_what_the_judge_gets(tmp_path: Path) -> None:
         display="none",
     )
     assert log.status == "success"
-    assert prompts == [
-        f"Q: {QUESTIONS[0]}\nGold: Michio Sugeno\nA: {candidate_reply(0)}\nGrade:"
-    ]
+    assert prompts == [f"Q: {QUESTIONS[0]}\nGold: Michio Sugeno\nA: {candidate_reply(0)}\nGrade:"]

@@ -90,9 +90,7 @@ def test_default_draw_is_one_sample_of_shots_per_question() -> None:
         expected.append("\n\n".join([*blocks, f"Question: {doc['question']}\nAnswer:"]))
     task = triviaqa(data_files=JSONL)
     # Build out of order: each question's draw depends on its position only.
-    assert [prompt(task, i) for i in (4, 2, 0, 3, 1)] == [
-        expected[i] for i in (4, 2, 0, 3, 1)
-    ]
+    assert [prompt(task, i) for i in (4, 2, 0, 3, 1)] == [expected[i] for i in (4, 2, 0, 3, 1)]
 
 
 def test_fewshot_seed_changes_the_draw() -> None:
@@ -177,9 +175,7 @@ def test_num_examples_caps_the_rows_loaded() -> None:
         ),
     ],
 )
-def test_answer_extraction(
-    reply: str, stop_sequences: str, first_line: str, lm_eval: str
-) -> None:
+def test_answer_extraction(reply: str, stop_sequences: str, first_line: str, lm_eval: str) -> None:
     assert extract_short_answer(reply, "stop_sequences") == stop_sequences
     assert extract_short_answer(reply, "first_line") == first_line
     assert extract_short_answer(reply, "lm_eval") == lm_eval
@@ -357,9 +353,7 @@ def test_lm_eval_draw_in_one_user_message() -> None:
 def test_lm_eval_draw_first_question_exactly() -> None:
     """Question 0 of the fixture, byte for byte (the first 5 of Random(1234).sample(train, 6))."""
     messages = prompt(
-        triviaqa(
-            prompt_format="lm_eval", fewshot_as_multiturn=True, data_files=LM_EVAL_ROWS
-        ),
+        triviaqa(prompt_format="lm_eval", fewshot_as_multiturn=True, data_files=LM_EVAL_ROWS),
         0,
     )
     assert roles_and_texts(messages) == [
@@ -702,6 +696,7 @@ def test_evidence_precedes_every_demonstration_and_the_question() -> None:
 
 def test_a_question_without_evidence_documents_has_no_evidence_line() -> None:
     task = triviaqa(shots=0, include_evidence=True, data_files=EVIDENCE)
+    assert task.metadata is not None and task.metadata["dataset_config"] == "rc.wikipedia"
     assert prompt(task, 2) == (
         "Question: Who broke Lou Gehrig's record by playing in his 2131st consecutive "
         "professional baseball game on September 6, 1995?\nAnswer:"

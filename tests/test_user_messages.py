@@ -46,8 +46,7 @@ def run_inspect(*args: str) -> subprocess.CompletedProcess[str]:
     [
         (
             ["benchmarks/triviaqa", "-T", "shots=five"],
-            "triviaqa: shots must be a non-negative integer or null (the profile's), "
-            "got 'five'.",
+            "triviaqa: shots must be a non-negative integer or null (the profile's), got 'five'.",
         ),
         (
             ["benchmarks/triviaqa", "-T", "eval_split=valid"],

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from inspect_ai.model import GenerateConfig
 
@@ -26,7 +26,7 @@ from benchmarks.task_parameters import fail
 
 P = TypeVar("P", bound="Profile")
 # The value of a switch that means "the profile's", where None means something else.
-FROM_PROFILE = "profile"
+PROFILE_SENTINEL: Literal["profile"] = "profile"
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Profile:
             name: value
             for name, value in vars(overrides).items()
             if name in names
-            and (value != FROM_PROFILE if name in none_is_a_value else value is not None)
+            and (value != PROFILE_SENTINEL if name in none_is_a_value else value is not None)
         }
         return dataclasses.replace(self, **given)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.loading import DataFiles
-from benchmarks.parameters import ParameterCheck
+from benchmarks.task_parameters import fail
 
 DATA_SUFFIXES = (".jsonl", ".csv", ".parquet")
 
@@ -38,9 +38,8 @@ def data_files_for(
 ) -> DataFiles | None:
     """``data_files`` to load: the bundled sample's when asked for (it must hold
     ``splits``), else as given."""
-    check = ParameterCheck(task)
     if dataset_path is not None and not isinstance(dataset_path, str):
-        check.fail(f"dataset_path must be a path or a Hub id, got {dataset_path!r}.")
+        fail(task, f"dataset_path must be a path or a Hub id, got {dataset_path!r}.")
     if not (
         data_files is None
         or isinstance(data_files, (str, os.PathLike))
@@ -49,20 +48,24 @@ def data_files_for(
             and all(isinstance(v, (str, os.PathLike)) for v in data_files.values())
         )
     ):
-        check.fail(f"data_files must be a file or a mapping split -> file, got {data_files!r}.")
-    if not check.boolean("bundled_sample", bundled_sample):
+        fail(task, f"data_files must be a file or a mapping split -> file, got {data_files!r}.")
+    if not isinstance(bundled_sample, bool):
+        fail(task, f"bundled_sample must be true or false, got {bundled_sample!r}.")
+    if not bundled_sample:
         return data_files
     if dataset_path is not None or data_files is not None:
-        check.fail(
+        fail(
+            task,
             "bundled_sample=true reads the rows shipped with the package; "
-            "drop dataset_path and data_files, or drop bundled_sample."
+            "drop dataset_path and data_files, or drop bundled_sample.",
         )
     bundled = bundled_data_files(task)
     missing = [split for split in splits if split not in bundled]
     if missing:
-        check.fail(
+        fail(
+            task,
             f"the bundled sample has the split(s) {', '.join(map(repr, bundled))} only, "
-            f"not {', '.join(map(repr, missing))}."
+            f"not {', '.join(map(repr, missing))}.",
         )
     return bundled
 
