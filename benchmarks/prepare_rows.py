@@ -27,11 +27,11 @@ from benchmarks.prepared_rows import (
     ROW_ERROR,
     ROW_HASH,
     ROWS_VERSION,
-    SHAPE_MODULES,
     USER_ERRORS,
     RowsCacheError,
     RowsRequest,
 )
+from benchmarks.rows_cache import SHAPE_MODULES
 
 if TYPE_CHECKING:
     import datasets
@@ -96,13 +96,16 @@ def prepare_rows(request: RowsRequest, rows_file: Path) -> None:
     if rows._indices is not None:
         rows = rows.flatten_indices()
     hashes = whole_row_hashes(rows, request.split) if request.row_hash else None
-    lines = [
-        json.dumps(
-            {"version": ROWS_VERSION, "where": loaded.where, "rows": len(rows), **shape.header()}
-        )
-    ]
-    for row, values in enumerate(_records(rows, shape.columns)):
-        lines.append(json.dumps(_shaped(shape, row, values, hashes), ensure_ascii=False))
+    header = {"version": ROWS_VERSION, "where": loaded.where, "rows": len(rows)}
+    records = (
+        _shaped(shape, row, values, hashes)
+        for row, values in enumerate(_records(rows, shape.columns))
+    )
+    if request.layout == "columns":
+        lines = _column_lines(header | shape.header() | {"layout": "columns"}, list(records))
+    else:
+        lines = [json.dumps(header | shape.header())]
+        lines += [json.dumps(record, ensure_ascii=False) for record in records]
     try:
         rows_file.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(rows_file, "\n".join(lines).encode("utf-8") + b"\n")
@@ -110,6 +113,20 @@ def prepare_rows(request: RowsRequest, rows_file: Path) -> None:
         raise RowsCacheError(
             f"cannot write the {request.benchmark} rows file {rows_file}: {ex}"
         ) from ex
+
+
+def _column_lines(header: dict[str, Any], records: list[dict[str, Any]]) -> list[str]:
+    """The ``columns`` layout: the header naming the fields, then one JSON array per field
+    (None where a row lacks it), then the rows' errors by row. An array of strings
+    parses several times faster than as many objects."""
+    fields = list(dict.fromkeys(key for record in records for key in record))
+    fields = [name for name in fields if name != ROW_ERROR]
+    errors = {row: record[ROW_ERROR] for row, record in enumerate(records) if ROW_ERROR in record}
+    return [
+        json.dumps(header | {"fields": fields}),
+        *(json.dumps([r.get(name) for r in records], ensure_ascii=False) for name in fields),
+        json.dumps(errors, ensure_ascii=False),
+    ]
 
 
 def _shaped(

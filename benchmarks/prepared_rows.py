@@ -27,8 +27,6 @@ raised unchanged here.
 from __future__ import annotations
 
 import codecs
-import functools
-import hashlib
 import itertools
 import json
 import logging
@@ -37,17 +35,15 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks import download
 from benchmarks.errors import DataError, DataUnavailableError, UserInputError
 from benchmarks.image_cache import ImageCacheError
 from benchmarks.loading import DataFiles, local_data_file
+from benchmarks.rows_cache import ROWS_VERSION, rows_file_for, writable_rows_file
 
-# Bumped when what a rows file holds changes; part of every file's key.
-ROWS_VERSION = 3
 # Keys the rows file adds to a record (no dataset column is named so).
 ROW_ERROR = "__row_error__"
 ROW_HASH = "__row_hash__"
@@ -91,6 +87,8 @@ class RowsRequest:
         options: The shape's options (image format, ...).
         row_hash: Also write a hash of each whole row (every column), for
             lm-evaluation-harness's "equal to the evaluated document" rule.
+        layout: ``records`` (a JSON object per row) or ``columns`` (a JSON array
+            per field: how ``prepared_columns`` reads a few-shot pool).
     """
 
     benchmark: str
@@ -105,6 +103,7 @@ class RowsRequest:
     shape: str = "plain"
     options: dict[str, Any] = field(default_factory=dict)
     row_hash: bool = False
+    layout: str = "records"
 
     @classmethod
     def make(cls, *, data_files: DataFiles | None, **fields: Any) -> RowsRequest:
@@ -184,8 +183,9 @@ def prepared_rows(request: RowsRequest, *, again: bool = False) -> PreparedRows:
 
 
 def prepared_columns(request: RowsRequest, columns: Sequence[str]) -> PreparedColumns:
-    """The split's rows as ``columns``, each a list (see ``prepared_rows``)."""
-    rows = _read_prepared(request, False, columns)
+    """The split's rows as ``columns``, each a list (see ``prepared_rows``; ``request`` in
+    the ``columns`` layout)."""
+    rows = _read_prepared(replace(request, layout="columns"), False, columns)
     assert isinstance(rows, PreparedColumns)
     return rows
 
@@ -196,7 +196,7 @@ def _read_prepared(
     local = request.local_file()
     # as load_split names a local file (the rows file may be another spelling's)
     where = None if local is None else f"{local} ({request.split} split)"
-    rows_file = _writable_rows_file(request, _rows_file(request, local))
+    rows_file = writable_rows_file(request, rows_file_for(request, local))
     if rows_file is not None and not again:
         try:
             return read_rows(rows_file, where, from_earlier_run=True, columns=columns)
@@ -206,24 +206,6 @@ def _read_prepared(
         target = rows_file or Path(work) / "rows.jsonl"
         _prepare(request, target, Path(work) / "result.json")
         return read_rows(target, where, columns=columns)
-
-
-def _writable_rows_file(request: RowsRequest, rows_file: Path | None) -> Path | None:
-    """``rows_file``, or None (a temporary file) when its folder cannot be written."""
-    if rows_file is None:
-        return None
-    try:
-        rows_file.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=rows_file.parent):
-            pass
-    except OSError as ex:
-        logger.warning(
-            f"cannot write the rows cache {rows_file.parent} ({ex.strerror or ex}): the "
-            f"{request.benchmark} {request.split} rows are read again on every run. Set "
-            f"{download.CACHE_DIR_ENV} to a writable folder to keep them."
-        )
-        return None
-    return rows_file
 
 
 def _prepare(request: RowsRequest, rows_file: Path, result_file: Path) -> None:
@@ -308,34 +290,50 @@ def read_rows(
     columns: Sequence[str] | None = None,
 ) -> PreparedRows | PreparedColumns:
     """The rows of a rows file; ``where`` (default: the writer's) names their source.
-    With ``columns``, only those, as a list each (the rows are never all held as dicts)."""
+    With ``columns``, only those fields, as a list each."""
     with path.open(encoding="utf-8") as file:
         header = json.loads(file.readline())
         if not isinstance(header, dict) or header.get("version") != ROWS_VERSION:
             raise ValueError(f"{path}: not a rows file of this version")
         where = where or header["where"]
+        if header.get("layout") == "columns":
+            if columns is None:
+                raise ValueError(f"{path}: a columns file read as records")
+            return _read_columns(path, file, header, where, columns)
+        if columns is not None:
+            raise ValueError(f"{path}: a records file read as columns")
         records: list[dict[str, Any]] = []
-        kept: dict[str, list[Any]] = {name: [] for name in columns or ()}
-        errors: dict[int, str] = {}
-        size = 0
         for batch in _record_batches(file):
             if not all(isinstance(record, dict) for record in batch):
                 raise ValueError(f"{path}: a row is not a JSON object")
-            if columns is None:
-                records += batch
-            else:
-                for offset, record in enumerate(batch):
-                    if ROW_ERROR in record:
-                        errors[size + offset] = record[ROW_ERROR]
-                for name, values in kept.items():
-                    values += [record.get(name) for record in batch]
-            size += len(batch)
-    if size != header["rows"]:
-        raise ValueError(f"{path}: {size} rows, the header says {header['rows']}")
-    if columns is not None:
-        return PreparedColumns(where=where, columns=kept, errors=errors, size=size)
+            records += batch
+    if len(records) != header["rows"]:
+        raise ValueError(f"{path}: {len(records)} rows, the header says {header['rows']}")
     return PreparedRows(
         where=where, records=records, header=header, from_earlier_run=from_earlier_run
+    )
+
+
+def _read_columns(
+    path: Path, file: Iterator[str], header: dict[str, Any], where: str, columns: Sequence[str]
+) -> PreparedColumns:
+    """The fields ``columns`` of a file in the ``columns`` layout (see ``prepare_rows``)."""
+    wanted = set(columns)
+    kept: dict[str, list[Any]] = {}
+    for name in header["fields"]:
+        line = next(file)
+        if name in wanted:
+            kept[name] = json.loads(line)
+    errors = {int(row): message for row, message in json.loads(next(file)).items()}
+    size = header["rows"]
+    if any(not isinstance(values, list) or len(values) != size for values in kept.values()):
+        raise ValueError(f"{path}: a column does not hold {size} rows")
+    none = [None] * size  # a field no row has (every row an error, or none asked for it)
+    return PreparedColumns(
+        where=where,
+        columns={name: kept.get(name, none) for name in columns},
+        errors=errors,
+        size=size,
     )
 
 
@@ -345,61 +343,6 @@ def _record_batches(lines: Iterator[str], size: int = 2048) -> Iterator[list[Any
     text holds no raw newline, so the line breaks are the separators."""
     while batch := list(itertools.islice(lines, size)):
         yield json.loads("[" + ",".join(batch) + "]")
-
-
-def _rows_file(request: RowsRequest, local: Path | None) -> Path | None:
-    """Where this request's rows are kept between runs (None: prepared every time)."""
-    if local is not None:
-        try:
-            resolved = local.resolve()
-            stat = resolved.stat()
-        except OSError:
-            return None  # no such file: the child names the problem
-        source: list[Any] = [str(resolved), stat.st_size, stat.st_mtime_ns, stat.st_ino]
-    elif request.dataset_path is None and request.revision is not None:
-        source = [request.hub_path, request.revision]  # a commit's files never change
-    elif request.dataset_path is not None and Path(request.dataset_path).is_dir():
-        source = _folder_identity(Path(request.dataset_path))
-    else:
-        return None  # an unpinned Hub copy: read every time
-    # the source stands for dataset_path and data_files (another spelling of a file is it)
-    described = asdict(request)
-    del described["dataset_path"], described["data_files"]
-    identity = json.dumps([ROWS_VERSION, _code_version(request.shape), source, described])
-    key = hashlib.sha256(identity.encode()).hexdigest()
-    return download.cache_dir("rows") / key[:2] / f"{key}.jsonl"
-
-
-def _folder_identity(folder: Path) -> list[Any]:
-    """A snapshot folder as its resolved path and every file's name, size and modification
-    time (a file added, removed or rewritten is another source)."""
-    resolved = folder.resolve()
-    files = []
-    for path in sorted(resolved.rglob("*")):
-        if path.is_file():
-            stat = path.stat()
-            files.append([str(path.relative_to(resolved)), stat.st_size, stat.st_mtime_ns])
-    return [str(resolved), files]
-
-
-# The modules whose code decides what a rows file holds (with the shape's own).
-WRITER_MODULES = ("prepare_rows", "loading", "records", "image_cache")
-# shape name -> the module that shapes its records (prepare_rows.SHAPES, without importing it)
-SHAPE_MODULES = {
-    "scienceqa": "scienceqa_rows",
-    "triviaqa_questions": "triviaqa_data",
-    "triviaqa_demonstrations": "triviaqa_data",
-}
-
-
-@functools.cache
-def _code_version(shape: str) -> str:
-    """A hash of the code that writes a rows file of ``shape``: an edited shape (an editable
-    install keeps its version number) never reads rows an older one wrote."""
-    digest = hashlib.sha256()
-    for module in (*WRITER_MODULES, SHAPE_MODULES.get(shape, "prepare_rows")):
-        digest.update((Path(__file__).parent / f"{module}.py").read_bytes())
-    return digest.hexdigest()
 
 
 def _json_data_files(data_files: DataFiles | None) -> str | dict[str, str] | None:

@@ -14,7 +14,7 @@ import datasets
 import pytest
 from inspect_ai.dataset import Sample
 
-from benchmarks import prepared_rows as prepared_rows_module
+from benchmarks import rows_cache
 from benchmarks.data_source import rows_dataset
 from benchmarks.errors import DataError
 from benchmarks.prepare_rows import SHAPES, whole_row_hashes
@@ -23,17 +23,14 @@ from benchmarks.prepared_rows import (
     RELEASED,
     ROW_ERROR,
     ROW_HASH,
-    SHAPE_MODULES,
-    WRITER_MODULES,
     PreparedColumns,
     PreparedRows,
     RowsRequest,
-    _code_version,
-    _rows_file,
     prepared_columns,
     prepared_rows,
 )
 from benchmarks.records import field
+from benchmarks.rows_cache import SHAPE_MODULES, WRITER_MODULES, rows_file_for
 from benchmarks.winogrande import winogrande
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -86,16 +83,18 @@ def test_a_value_json_cannot_hold_is_that_rows_error(tmp_path: Path) -> None:
 
 def request_for(path: Path, **fields: Any) -> RowsRequest:
     return RowsRequest.make(
-        benchmark="Winogrande",
-        hub_path="allenai/winogrande",
-        revision=None,
-        config=None,
-        split="validation",
-        dataset_path=None,
-        data_files=str(path),
-        columns=("sentence", "option1", "option2", "answer"),
-        single_file_split="validation",
-        **fields,
+        **{
+            "benchmark": "Winogrande",
+            "hub_path": "allenai/winogrande",
+            "revision": None,
+            "config": None,
+            "split": "validation",
+            "dataset_path": None,
+            "data_files": str(path),
+            "columns": ("sentence", "option1", "option2", "answer"),
+            "single_file_split": "validation",
+            **fields,
+        }
     )
 
 
@@ -110,6 +109,28 @@ def test_a_pool_keeps_only_the_fields_asked_for(tmp_path: Path) -> None:
     assert pool.columns == {"sentence": [good["sentence"]] * 2, "answer": ["2", "1"]}
     assert pool.record(1) == {"sentence": good["sentence"], "answer": "1"}
     assert len(pool) == 2
+
+
+def test_a_pool_is_written_as_a_json_array_per_field_with_its_bad_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "wg.parquet"
+    dates = [datetime.date(2020, 1, 1), datetime.date(2020, 1, 2)]
+    datasets.Dataset.from_list(
+        [WINOGRANDE_ROW | {"answer": "1", "when": day} for day in dates]
+    ).to_parquet(str(path))
+    request = request_for(path, columns=("sentence", "answer", "when"))
+    pool = prepared_columns(request, ("sentence", "when", "absent"))
+    assert pool.size == 2 and pool.columns["absent"] == [None, None]
+    assert pool.errors == {
+        0: "field 'when' holds date datetime.date(2020, 1, 1), not a JSON value",
+        1: "field 'when' holds date datetime.date(2020, 1, 2), not a JSON value",
+    }
+    (rows_file,) = (tmp_path / "cache").glob("rows/*/*.jsonl")
+    lines = rows_file.read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["fields"] == []  # every row an error: no field written
+    assert len(lines) == 2
 
 
 def test_a_pool_row_the_child_could_not_read_raises_when_read() -> None:
@@ -166,15 +187,15 @@ def test_the_rows_file_key_holds_the_code_that_writes_it(
     path = tmp_path / "wg.jsonl"
     path.write_text(json.dumps({**WINOGRANDE_ROW, "answer": "1"}) + "\n", encoding="utf-8")
     request = request_for(path)
-    first = _rows_file(request, path)
-    assert first is not None and _rows_file(request, path) == first
-    _code_version.cache_clear()
+    first = rows_file_for(request, path)
+    assert first is not None and rows_file_for(request, path) == first
+    rows_cache.code_version.cache_clear()
     # as if a module that writes rows had been edited
-    monkeypatch.setattr(prepared_rows_module, "WRITER_MODULES", (*WRITER_MODULES, "errors"))
+    monkeypatch.setattr(rows_cache, "WRITER_MODULES", (*WRITER_MODULES, "errors"))
     try:
-        assert _rows_file(request, path) not in (None, first)
+        assert rows_file_for(request, path) not in (None, first)
     finally:
-        _code_version.cache_clear()
+        rows_cache.code_version.cache_clear()
 
 
 def test_a_snapshot_folders_rows_are_kept_while_its_files_are_unchanged(tmp_path: Path) -> None:
@@ -187,7 +208,7 @@ def test_a_snapshot_folders_rows_are_kept_while_its_files_are_unchanged(tmp_path
         split="validation", dataset_path=str(folder), data_files=None,
         columns=("sentence", "option1", "option2", "answer"),
     )  # fmt: skip
-    first = _rows_file(request, None)
-    assert first is not None and _rows_file(request, None) == first
+    first = rows_file_for(request, None)
+    assert first is not None and rows_file_for(request, None) == first
     (folder / "data" / "train.jsonl").write_text("", encoding="utf-8")
-    assert _rows_file(request, None) not in (None, first)  # a file added: another source
+    assert rows_file_for(request, None) not in (None, first)  # a file added: another source

@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 from inspect_ai.dataset import Dataset
 
-from benchmarks import prepared_rows
+from benchmarks import prepared_rows, rows_cache
 from benchmarks.data_source import DataSource
 from benchmarks.errors import DataError, DataUnavailableError
 from benchmarks.loading import OFFLINE_HELP
@@ -50,7 +50,7 @@ def scienceqa_request(data_files: Path, image_format: str = "png") -> RowsReques
 def rows_file(data_files: Path, image_format: str = "png") -> Path | None:
     """Where the rows of this file are kept between runs."""
     request = scienceqa_request(data_files, image_format)
-    return prepared_rows._rows_file(request, request.local_file())
+    return rows_cache.rows_file_for(request, request.local_file())
 
 
 def sent(dataset: Dataset) -> list[str]:
