@@ -24,7 +24,10 @@ its draw of ``shots + 1`` with the evaluated question removed),
 ``fewshot_as_multiturn=True`` (its chat layout; ``False`` for
 ``--fewshot_as_multiturn false``), ``answer_extraction="lm_eval"``,
 ``metric="lm_eval_exact_match"`` and its generation settings.
-tests/peers/test_lm_eval_triviaqa.py checks it against lm-evaluation-harness's
+Profile ``lm_eval_0.4.13_completions`` is the same task against a base model
+over the completions endpoint (``local-completions``, string prompts): one
+text, for ``openai-api-completions`` or ``vllm-completions`` models.
+tests/peers/test_lm_eval_triviaqa.py checks both against lm-evaluation-harness's
 own code, request by request.
 
 # 5-shot on the first 20 questions
@@ -99,8 +102,10 @@ def triviaqa(
     """Closed-book few-shot TriviaQA with alias exact match and token F1.
 
     Args:
-        profile: ``default`` (the paper's metrics, 5-shot) or ``lm_eval_0.4.13``
-            (lm-evaluation-harness 0.4.13 against a chat model); the switches
+        profile: ``default`` (the paper's metrics, 5-shot), ``lm_eval_0.4.13``
+            (lm-evaluation-harness 0.4.13 against a chat model) or
+            ``lm_eval_0.4.13_completions`` (against a base model over the
+            completions endpoint); the switches
             below that default to None take the profile's.
         shots: Demonstrations per question (0 loads no few-shot split).
         fewshot_seed: Seed of the demonstration draws.

@@ -1,7 +1,8 @@
-"""A scripted OpenAI-compatible chat-completions server on 127.0.0.1.
+"""A scripted OpenAI-compatible chat-completions (and text completions) server on 127.0.0.1.
 
-Real clients (Inspect's ``openai-api`` provider, lm-evaluation-harness's
-``local-chat-completions``, evalscope's ``openai_api``) talk to it over real
+Real clients (Inspect's ``openai-api`` and ``openai-api-completions`` providers,
+lm-evaluation-harness's ``local-chat-completions`` and ``local-completions``,
+evalscope's ``openai_api``) talk to it over real
 HTTP, so tests and benchmarks exercise the request path a user's run takes,
 with replies chosen by a Python function and no network beyond loopback.
 
@@ -11,6 +12,8 @@ with replies chosen by a Python function and no network beyond loopback.
 - ``stop`` sequences in a request are honoured as real servers honour them:
   the reply is cut before the first one (``honour_stop=False`` turns it off).
 - Streaming requests (``"stream": true``) get server-sent events.
+- ``/completions`` takes a string ``prompt`` (what ``user_text`` returns for
+  it) and answers with a ``text_completion``.
 - Every request body is recorded, in arrival order, in ``requests``.
 
 Use it as a context manager (it serves from a thread of its own), or as a
@@ -76,7 +79,10 @@ def cut_at_stop(text: str, stop: str | list[str] | None) -> str:
 
 
 def user_text(request: dict[str, Any]) -> str:
-    """The text of the last user message of a chat request (text parts joined)."""
+    """The text of the last user message of a chat request (text parts joined), or the
+    prompt of a text completions request."""
+    if isinstance(request.get("prompt"), str):
+        return str(request["prompt"])
     for message in reversed(request.get("messages", [])):
         if message.get("role") != "user":
             continue
@@ -112,6 +118,7 @@ class LoopbackServer:
         app = web.Application(client_max_size=1 << 30)
         for prefix in ("/v1", ""):
             app.router.add_post(f"{prefix}/chat/completions", self._chat_completions)
+            app.router.add_post(f"{prefix}/completions", self._text_completions)
             app.router.add_get(f"{prefix}/models", self._models)
         return app
 
@@ -131,6 +138,19 @@ class LoopbackServer:
         if body.get("stream"):
             return await self._stream(request, body, text)
         return web.json_response(completion(body, text))
+
+    async def _text_completions(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        with self._lock:
+            self.requests.append(body)
+        if not isinstance(body.get("prompt"), str):
+            error = {"message": "this server takes a string prompt", "type": "invalid_request"}
+            return web.json_response({"error": error}, status=400)
+        outcome = self.reply(body)
+        if isinstance(outcome, Fault):
+            return await self._fault(request, outcome)
+        text = cut_at_stop(outcome, body.get("stop")) if self.honour_stop else outcome
+        return web.json_response(text_completion(body, text))
 
     async def _fault(self, request: web.Request, fault: Fault) -> web.StreamResponse:
         if fault.kind == "status":
@@ -222,6 +242,18 @@ def completion(request: dict[str, Any], text: str) -> dict[str, Any]:
                 "finish_reason": "stop",
             }
         ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+
+
+def text_completion(request: dict[str, Any], text: str) -> dict[str, Any]:
+    """A text_completion response body holding ``text``."""
+    return {
+        "id": "cmpl-loopback",
+        "object": "text_completion",
+        "created": int(time.time()),
+        "model": request.get("model", "scripted"),
+        "choices": [{"index": 0, "text": text, "logprobs": None, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
     }
 

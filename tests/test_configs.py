@@ -28,6 +28,7 @@ def test_there_is_a_configuration_per_reference_profile() -> None:
         "simpleqa_simple_evals.yaml",
         "simpleqa_verified_starter.yaml",
         "triviaqa_lm_eval.yaml",
+        "triviaqa_lm_eval_completions.yaml",
         "winogrande_evalscope.yaml",
     ]
 

@@ -578,7 +578,8 @@ def test_scores_record_extracted_normalized_and_matched(tmp_path: Path) -> None:
         ),
         (
             {"profile": "lm_eval"},
-            "triviaqa: unknown profile 'lm_eval'; choose one of default, lm_eval_0.4.13.",
+            "triviaqa: unknown profile 'lm_eval'; choose one of default, lm_eval_0.4.13, "
+            "lm_eval_0.4.13_completions.",
         ),
         (
             {"fewshot_split": "test"},

@@ -22,7 +22,7 @@ Config = Literal[
     "unfiltered",
 ]
 PromptFormat = Literal["default", "lm_eval"]
-ProfileName = Literal["default", "lm_eval_0.4.13"]
+ProfileName = Literal["default", "lm_eval_0.4.13", "lm_eval_0.4.13_completions"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,21 @@ PROFILES: dict[str, TriviaQAProfile] = {
         dataset_config="rc.nocontext",
         prompt_format="lm_eval",
         fewshot_as_multiturn=True,
+        answer_extraction="lm_eval",
+        metric="lm_eval_exact_match",
+    ),
+    "lm_eval_0.4.13_completions": TriviaQAProfile(
+        name="lm_eval_0.4.13_completions",
+        reference="lm-evaluation-harness 0.4.13 `triviaqa` against a base model over the "
+        "completions endpoint (local-completions with string prompts: tokenizer_backend=none "
+        "or tokenized_requests=False, --num_fewshot 5, no chat template)",
+        proof="tests/peers/test_lm_eval_triviaqa.py",
+        # the body its local-completions sends: max_gen_toks 256, seed 1234 (and, with no
+        # tokenizer, no end-of-text string among the stops)
+        generate=GenerateConfig(temperature=0.0, max_tokens=MAX_TOKENS, seed=1234),
+        dataset_config="rc.nocontext",
+        prompt_format="lm_eval",
+        fewshot_as_multiturn=False,
         answer_extraction="lm_eval",
         metric="lm_eval_exact_match",
     ),

@@ -1,15 +1,22 @@
-"""lm-evaluation-harness 0.4.13 ``triviaqa`` against ``configs/triviaqa_lm_eval.yaml``.
+"""lm-evaluation-harness 0.4.13 ``triviaqa`` against ``configs/triviaqa_lm_eval.yaml`` (chat
+models) and ``configs/triviaqa_lm_eval_completions.yaml`` (base models, completions endpoint).
 
 Both run end to end against a scripted OpenAI-compatible server on loopback:
-lm-evaluation-harness through its own command (``local-chat-completions``,
-``--apply_chat_template``, its ``triviaqa`` task with only the data source
-pointed at the fixture rows), this project by the configuration file (parsed
-as ``inspect eval --run-config`` parses it) with Inspect's ``openai-api``
-provider. The reply depends only on the question.
-Per question: the request bodies (messages, roles and bytes, and every
-generation setting) are compared, then lm-evaluation-harness's verdict (its
-``--log_samples`` output) with ours, then the aggregate; for both of its chat
-layouts (``--fewshot_as_multiturn`` true, its default, and false).
+lm-evaluation-harness through its own command (its ``triviaqa`` task with only
+the data source pointed at the fixture rows), this project by the
+configuration file (parsed as ``inspect eval --run-config`` parses it):
+
+- chat: ``local-chat-completions --apply_chat_template`` against Inspect's
+  ``openai-api`` provider, for both of its chat layouts
+  (``--fewshot_as_multiturn`` true, its default, and false);
+- completions: ``local-completions`` with string prompts
+  (``tokenizer_backend=none``, no chat template) against Inspect's
+  ``openai-api-completions`` provider.
+
+The reply depends only on the question. Per question: the request bodies
+(the messages or the prompt, bytes, and every generation setting) are
+compared whole, then lm-evaluation-harness's verdict (its ``--log_samples``
+output) with ours, then the aggregate.
 
 Rows: tests/fixtures/triviaqa/lm_eval_*.jsonl (300 train, 300 validation; a few
 train rows are copies of validation rows, so that the removal of the evaluated
@@ -44,7 +51,24 @@ DATA_FILES = {
     "train": str(FIXTURES / "lm_eval_train.jsonl"),
     "validation": str(FIXTURES / "lm_eval_validation.jsonl"),
 }
-CONFIG = ROOT / "configs" / "triviaqa_lm_eval.yaml"
+CONFIGS = {
+    "chat": ROOT / "configs" / "triviaqa_lm_eval.yaml",
+    "completions": ROOT / "configs" / "triviaqa_lm_eval_completions.yaml",
+}
+# layout -> (lm-eval's client and its arguments, this project's configuration, overrides)
+LAYOUTS: dict[str, tuple[list[str], str, dict[str, Any]]] = {
+    "multiturn": (
+        ["local-chat-completions", "--apply_chat_template", "--fewshot_as_multiturn", "true"],
+        "chat",
+        {},
+    ),
+    "single_message": (
+        ["local-chat-completions", "--apply_chat_template", "--fewshot_as_multiturn", "false"],
+        "chat",
+        {"fewshot_as_multiturn": False},
+    ),
+    "completions": (["local-completions"], "completions", {}),
+}
 RUN_TIMEOUT_SECONDS = 600
 
 
@@ -155,29 +179,31 @@ def local_task_dir(python: Path, folder: Path) -> Path:
 
 
 def run_lm_eval(
-    python: Path, tmp: Path, multiturn: bool
+    python: Path, tmp: Path, layout: str
 ) -> tuple[dict[str, dict[str, Any]], dict[str, float], float]:
     """Its requests, per-question exact_match (by question id) and aggregate exact_match."""
     tasks = local_task_dir(python, tmp / "lm_eval_tasks")
     output = tmp / "lm_eval_output"
+    client, *options = LAYOUTS[layout][0]
     with LoopbackServer(scripted_reply) as server:
+        endpoint = "chat/completions" if client == "local-chat-completions" else "completions"
+        # local-completions without a tokenizer sends the prompt as a string
+        tokenizer = ",tokenizer_backend=none" if client == "local-completions" else ""
         command = [
             str(python.with_name("lm-eval")),
             "run",
             "--model",
-            "local-chat-completions",
+            client,
             "--model_args",
-            f"base_url={server.base_url}/chat/completions,model=scripted,"
-            "num_concurrent=1,max_retries=1",
+            f"base_url={server.base_url}/{endpoint},model=scripted,"
+            f"num_concurrent=1,max_retries=1{tokenizer}",
             "--tasks",
             "triviaqa",
             "--include_path",
             str(tasks),
             "--num_fewshot",
             "5",
-            "--apply_chat_template",
-            "--fewshot_as_multiturn",
-            "true" if multiturn else "false",
+            *options,
             "--log_samples",
             "--output_path",
             str(output),
@@ -208,7 +234,7 @@ def run_lm_eval(
 
 
 def run_configured(
-    tmp: Path, monkeypatch: pytest.MonkeyPatch, **overrides: Any
+    tmp: Path, monkeypatch: pytest.MonkeyPatch, config: str, **overrides: Any
 ) -> tuple[dict[str, dict[str, Any]], dict[str, float], float]:
     """Our requests, per-question exact_match (by question id) and accuracy.
 
@@ -216,7 +242,7 @@ def run_configured(
     arguments, with ``overrides`` merged in as ``-T`` would, build the task its
     ``task`` names, and every other setting goes to ``eval()``.
     """
-    params = parse_run_config(str(CONFIG))
+    params = parse_run_config(str(CONFIGS[config]))
     task_name, task_args = params.pop("tasks"), params.pop("task_args")
     assert task_name == "benchmarks/triviaqa"
     with LoopbackServer(scripted_reply) as server:
@@ -224,7 +250,8 @@ def run_configured(
         monkeypatch.setenv("LOOPBACK_API_KEY", "loopback")
         [log] = eval(
             triviaqa(**{**task_args, "data_files": DATA_FILES, **overrides}),
-            model="openai-api/loopback/scripted",
+            model=f"{'openai-api' if config == 'chat' else 'openai-api-completions'}"
+            "/loopback/scripted",
             # a model of its own per server (Inspect reuses a model by name and base URL)
             model_base_url=server.base_url,
             log_dir=str(tmp / "inspect_logs"),
@@ -251,35 +278,47 @@ def run_configured(
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("multiturn", [True, False], ids=["multiturn", "single_message"])
+@pytest.mark.parametrize("layout", list(LAYOUTS))
 def test_requests_verdicts_and_metric_match_lm_eval(
-    lm_eval_python: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, multiturn: bool
+    lm_eval_python: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: str
 ) -> None:
-    lm_requests, lm_verdicts, lm_accuracy = run_lm_eval(lm_eval_python, tmp_path, multiturn)
-    # The configuration as it is for lm-eval's chat default; the other layout overridden.
-    overrides = {} if multiturn else {"fewshot_as_multiturn": False}
-    our_requests, our_verdicts, our_accuracy = run_configured(tmp_path, monkeypatch, **overrides)
+    lm_requests, lm_verdicts, lm_accuracy = run_lm_eval(lm_eval_python, tmp_path, layout)
+    # The configuration as it is for lm-eval's default layout; the other one overridden.
+    _, config, overrides = LAYOUTS[layout]
+    our_requests, our_verdicts, our_accuracy = run_configured(
+        tmp_path, monkeypatch, config, **overrides
+    )
 
+    prompt = "prompt" if layout == "completions" else "messages"
     assert lm_requests.keys() == our_requests.keys()
     prompts_identical = sum(
-        lm_requests[key]["messages"] == our_requests[key]["messages"] for key in lm_requests
+        lm_requests[key][prompt] == our_requests[key][prompt] for key in lm_requests
     )
     assert lm_verdicts.keys() == our_verdicts.keys()
     verdicts_identical = sum(lm_verdicts[key] == our_verdicts[key] for key in lm_verdicts)
+    peer = {
+        "multiturn": PEER,
+        "single_message": f"{PEER} (fewshot_as_multiturn=false)",
+        "completions": f"{PEER} (local-completions, base models)",
+    }[layout]
     record(
         PeerResult(
-            peer=PEER if multiturn else f"{PEER} (fewshot_as_multiturn=false)",
+            peer=peer,
             version=VERSION,
             rows=len(VALIDATION),
             prompts_identical=prompts_identical,
             verdicts_identical=verdicts_identical,
-            notes="request bodies, messages and generation settings, compared whole",
+            notes="request bodies, the prompt and generation settings, compared whole",
         )
     )
 
-    first = next(iter(lm_requests))
-    layout = [message["role"] for message in lm_requests[first]["messages"]]
-    assert layout == (["user", "assistant"] * 5 + ["user"] if multiturn else ["user"])
+    first = lm_requests[next(iter(lm_requests))]
+    if layout == "completions":  # one text: five demonstrations, then the question
+        assert isinstance(first["prompt"], str) and first["prompt"].count("\nAnswer:") == 6
+    else:
+        layout_roles = [message["role"] for message in first["messages"]]
+        multiturn = layout == "multiturn"
+        assert layout_roles == (["user", "assistant"] * 5 + ["user"] if multiturn else ["user"])
     differing = [key for key in lm_requests if lm_requests[key] != our_requests[key]]
     assert differing == [], (lm_requests[differing[0]], our_requests[differing[0]])
     assert prompts_identical == len(VALIDATION)
