@@ -26,6 +26,7 @@ from benchmarks.answer_matching import (
 from benchmarks.loading import DataError
 from benchmarks.triviaqa import triviaqa
 from benchmarks.triviaqa_scorer import triviaqa_metrics
+from tests.loopback_server import LoopbackServer
 from tests.prompts import prompt, prompts_of
 from tests.scripted import replies_by_prompt
 
@@ -751,3 +752,34 @@ def test_the_inspect_command_prints_the_offline_message_without_a_traceback(
 def token_f1(prediction: str, truth: str) -> float:
     """The official F1 of one prediction against one answer."""
     return max_token_f1(prediction, [truth])
+
+
+def test_the_completions_profile_sends_one_prompt_and_the_chat_layout_is_refused_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOOPBACK_API_KEY", "loopback")
+    with LoopbackServer(lambda request: "Paris") as server:
+        monkeypatch.setenv("LOOPBACK_BASE_URL", server.base_url)
+        args = {"bundled_sample": True, "num_examples": 1}
+        logs = [
+            eval(
+                triviaqa(profile=profile, **args),
+                model="openai-api-completions/loopback/scripted",
+                model_base_url=server.base_url,
+                log_dir=str(tmp_path / profile),
+                display="none",
+                max_retries=1,
+            )[0]
+            for profile in ("lm_eval_0.4.13_completions", "lm_eval_0.4.13")
+        ]
+        sent = list(server.requests)
+    completions, chat = logs
+    assert completions.status == "success"
+    assert len(sent) == 1 and sent[0]["prompt"].count("\nAnswer:") == 6  # 5 shots, then it
+    assert chat.status == "error" and chat.error is not None
+    assert chat.error.message == (
+        "ValueError('fewshot_prompt: openai-api-completions/loopback/scripted sends one prompt to "
+        "/v1/completions, and demonstrations as chat turns need a chat model: pass "
+        "-T fewshot_as_multiturn=false (for TriviaQA, -T "
+        "profile=lm_eval_0.4.13_completions), or use a chat provider.')"
+    )
