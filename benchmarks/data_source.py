@@ -31,6 +31,7 @@ from benchmarks.prepared_rows import (
     prepared_columns,
     prepared_rows,
 )
+from benchmarks.records import field_problem
 from benchmarks.sample_data import data_files_for
 
 logger = logging.getLogger(__name__)
@@ -180,8 +181,7 @@ def rows_dataset(
         except (KeyError, TypeError, ValueError) as ex:
             if isinstance(ex, DataError):
                 raise
-            message = ex.args[0] if isinstance(ex, KeyError) and ex.args else ex
-            raise DataError(f"{rows.where}, row {row}: {message}") from ex
+            raise DataError(f"{rows.where}, row {row}: {field_problem(ex)}") from ex
         if release is not None:
             release(row)  # the dataset keeps the sample: the record is not read again
         return built

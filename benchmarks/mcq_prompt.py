@@ -17,6 +17,7 @@ its own template; this one renders a reference's.
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -143,7 +144,12 @@ def question_text(
 def context_text(context_template: str, metadata: Mapping[str, Any]) -> str:
     """``context_template`` filled with the metadata, or nothing when a field it names is
     empty or missing."""
-    fields = [name for _, name, _, _ in string.Formatter().parse(context_template) if name]
+    # a field's name before any attribute or index ({hint.text}, {images[0]})
+    fields = [
+        re.split(r"[.\[]", name, maxsplit=1)[0]
+        for _, name, _, _ in string.Formatter().parse(context_template)
+        if name
+    ]
     if not context_template or not all(metadata.get(name) for name in fields):
         return ""
     return context_template.format(**metadata)

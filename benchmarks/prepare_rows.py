@@ -31,6 +31,7 @@ from benchmarks.prepared_rows import (
     RowsCacheError,
     RowsRequest,
 )
+from benchmarks.records import field_problem
 from benchmarks.rows_cache import SHAPE_MODULES
 
 if TYPE_CHECKING:
@@ -139,8 +140,7 @@ def _shaped(
         record = shape.record(row, values)
         json.dumps(record)  # a value JSON cannot hold (bytes, a date) is this row's error
     except (KeyError, TypeError, ValueError) as ex:
-        message = ex.args[0] if isinstance(ex, KeyError) and ex.args else ex
-        record = {ROW_ERROR: _json_problem(values) or str(message)}
+        record = {ROW_ERROR: _json_problem(values) or field_problem(ex)}
     if hashes is not None:
         record[ROW_HASH] = hashes[row]
     return record

@@ -29,3 +29,10 @@ def string_list(record: dict[str, Any], name: str, *, label: str | None = None) 
     if not value:
         raise ValueError(f"field {label!r} is empty")
     return value
+
+
+def field_problem(error: Exception) -> str:
+    """What a field error says (a ``KeyError``'s own text: its ``str()`` adds quotes)."""
+    if isinstance(error, KeyError) and error.args:
+        return str(error.args[0])
+    return str(error)

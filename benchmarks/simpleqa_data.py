@@ -29,7 +29,7 @@ from benchmarks.data_source import announce_cut, rows_dataset
 from benchmarks.lazy_dataset import LazyDataset
 from benchmarks.loading import DataError, DataFiles, local_path
 from benchmarks.prepared_rows import PreparedRows
-from benchmarks.records import field
+from benchmarks.records import field, field_problem
 from benchmarks.sample_data import csv_records, data_files_for
 from benchmarks.spec import KnownQuestion
 from benchmarks.task_parameters import fail
@@ -248,8 +248,7 @@ def _require_text(record: dict[str, Any], where: str) -> None:
         try:
             value = field(record, name, str)
         except (KeyError, TypeError) as ex:
-            message = ex.args[0] if ex.args else ex
-            raise DataError(f"{where}: {message}.") from None
+            raise DataError(f"{where}: {field_problem(ex)}.") from None
         if not value.strip():
             raise DataError(f"{where}: field {name!r} is empty.")
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from benchmarks.errors import DataError
 from benchmarks.prepared_rows import PreparedColumns
-from benchmarks.records import field, string_list
+from benchmarks.records import field, field_problem, string_list
 
 # prompt_format -> (block template, demonstration answer field); the draw
 # follows the format (lm_eval: LmEvalDraws).
@@ -75,8 +75,7 @@ class TriviaQADemonstrations(Mapping[int, dict[str, str]]):
             else:
                 answer = field({"answer.value": record["value"]}, "answer.value", str)
         except (KeyError, TypeError, ValueError) as ex:
-            message = ex.args[0] if ex.args else ex
-            raise DataError(f"{self.rows.where}, row {index}: {message}") from ex
+            raise DataError(f"{self.rows.where}, row {index}: {field_problem(ex)}") from ex
         demonstration = {"question": question, "answer": answer}
         if self.include_evidence:
             demonstration["evidence"] = record["evidence"]

@@ -17,7 +17,7 @@ from benchmarks.errors import DataError
 from benchmarks.fewshot_draws import SeededDraws
 from benchmarks.mcq_prompt import mcq_prompt
 from benchmarks.prepared_rows import PreparedColumns
-from benchmarks.records import field
+from benchmarks.records import field, field_problem
 
 ANSWER_LETTERS = {"1": "A", "2": "B"}
 QUESTION_TEMPLATE = (
@@ -83,8 +83,7 @@ class WinograndeDemonstrations(Mapping[int, dict[str, Any]]):
         except (KeyError, TypeError, ValueError) as ex:
             if isinstance(ex, DataError):
                 raise
-            message = ex.args[0] if isinstance(ex, KeyError) and ex.args else ex
-            raise DataError(f"{self.rows.where}, row {index}: {message}") from ex
+            raise DataError(f"{self.rows.where}, row {index}: {field_problem(ex)}") from ex
         return {"question": sentence, "choices": options, "answer": letter}
 
 

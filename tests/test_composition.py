@@ -27,6 +27,7 @@ from inspect_ai.model import ChatMessage
 from inspect_ai.solver import generate
 
 from benchmarks.fewshot_prompt import fewshot_prompt
+from benchmarks.mcq_prompt import context_text
 from benchmarks.prompt_preview import prompt_messages
 from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
@@ -221,3 +222,9 @@ def test_the_preview_works_inside_a_running_event_loop() -> None:
         return prompt_messages(task, task.dataset[0])[-1].text
 
     assert asyncio.run(in_a_notebook()) == "Question: " + str(task.dataset[0].input) + "\nAnswer:"
+
+
+def test_a_context_field_with_an_index_or_attribute_is_filled() -> None:
+    assert context_text("Context: {hint[0]}\n", {"hint": ["a map"]}) == "Context: a map\n"
+    assert context_text("Context: {hint[0]}\n", {"hint": []}) == ""  # empty: left out
+    assert context_text("Context: {hint}\n", {"hint": ""}) == ""
