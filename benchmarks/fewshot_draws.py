@@ -29,9 +29,15 @@ render it.
 from __future__ import annotations
 
 import random
+from collections import defaultdict
 from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING
 
 from benchmarks.errors import DataError
+from benchmarks.prepared_rows import ROW_HASH
+
+if TYPE_CHECKING:
+    from benchmarks.prepared_rows import PreparedColumns, PreparedRows
 
 
 class SeededDraws:
@@ -93,3 +99,24 @@ class LmEvalDraws(SeededDraws):
                 f"{self.pool_size} rows, leaving fewer than shots={self.shots} to draw from."
             )
         return self._rng.sample(pool, self.shots)
+
+
+class IdenticalRows:
+    """Few-shot rows equal, as whole documents, to the evaluated row at a position.
+
+    lm-evaluation-harness compares the dicts ``datasets`` gives for two rows,
+    every column included; the child wrote a hash of each whole row
+    (``ROW_HASH``), equal for equal rows. The pool's hashes are read once, here,
+    and only its copies of evaluated rows kept.
+    """
+
+    def __init__(self, eval_rows: PreparedRows, pool: PreparedColumns) -> None:
+        self.eval_hashes: list[str] = [record[ROW_HASH] for record in eval_rows.records]
+        evaluated = set(self.eval_hashes)
+        self.copies: dict[str, list[int]] = defaultdict(list)
+        for index, row_hash in enumerate(pool.drop(ROW_HASH)):
+            if row_hash in evaluated:
+                self.copies[row_hash].append(index)
+
+    def __call__(self, position: int) -> list[int]:
+        return self.copies.get(self.eval_hashes[position], [])

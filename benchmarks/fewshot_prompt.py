@@ -27,7 +27,7 @@ import random
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser, Model, get_model
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from benchmarks.registry_names import namespaced
@@ -71,9 +71,9 @@ def fewshot_prompt(
     draw = DemonstrationDraw(demonstrations, shots, seed, "fewshot_prompt")
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        if multiturn and sends_one_prompt(get_model()):
+        if multiturn and sends_one_prompt(str(state.model)):
             raise ValueError(
-                f"fewshot_prompt: {get_model()} sends one prompt to /v1/completions, and "
+                f"fewshot_prompt: {state.model} sends one prompt to /v1/completions, and "
                 "demonstrations as chat turns need a chat model: pass "
                 "-T fewshot_as_multiturn=false (for TriviaQA, -T "
                 "profile=lm_eval_0.4.13_completions), or use a chat provider."
@@ -151,12 +151,13 @@ class DemonstrationDraw:
 
 
 # Inspect's providers that post one raw prompt to /v1/completions.
-COMPLETIONS_APIS = frozenset({"OpenAICompatibleCompletionsAPI", "VLLMCompletionsAPI"})
+COMPLETIONS_PROVIDERS = frozenset({"openai-api-completions", "vllm-completions"})
 
 
-def sends_one_prompt(model: Model) -> bool:
-    """Whether ``model`` is served through the completions endpoint (one user message)."""
-    return type(model.api).__name__ in COMPLETIONS_APIS
+def sends_one_prompt(model: str) -> bool:
+    """Whether ``model`` (``<provider>/<name>``) is served through the completions endpoint
+    (one user message)."""
+    return model.split("/", 1)[0] in COMPLETIONS_PROVIDERS
 
 
 def fewshot_messages(

@@ -31,6 +31,8 @@ from typing import Any
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
+    Logprob,
+    Logprobs,
     ModelAPI,
     ModelOutput,
     ModelUsage,
@@ -85,6 +87,13 @@ class OfflineModel(ModelAPI):
     def max_connections(self) -> int:
         return 64
 
+    # Log-likelihood requests (benchmarks/loglikelihood.py): tokens are code points, and
+    # the prompt's log-probabilities come back echoed, as a completions server sends them.
+    echoes_prompt_logprobs = True
+
+    async def tokenize(self, text: str) -> list[int]:
+        return [ord(character) for character in text]
+
     async def generate(
         self,
         input: list[ChatMessage],
@@ -92,6 +101,9 @@ class OfflineModel(ModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
+        token_ids = (input[0].metadata or {}).get("prompt_token_ids") if input else None
+        if token_ids is not None:
+            return self.echo(token_ids)
         prompt = "\n".join(message.text for message in input)
         last_user = next((m.text for m in reversed(input) if m.role == "user"), prompt)
         if self.model_name == "oracle":
@@ -105,6 +117,29 @@ class OfflineModel(ModelAPI):
             input_tokens=input_tokens,
             output_tokens=output_tokens,
             total_tokens=input_tokens + output_tokens,
+        )
+        return output
+
+    def echo(self, token_ids: list[int]) -> ModelOutput:
+        """The prompt's tokens echoed with log-probabilities, then one generated token: the
+        oracle finds the request for the right option likely (-0.1 a token, else -1); the
+        random model draws them, seeded by the prompt."""
+        text = "".join(chr(token) for token in token_ids)
+        if self.model_name == "oracle":
+            likely = any(text.endswith(q.likely) for q in known_questions() if q.likely)
+            values = [-0.1 if likely else -1.0] * len(token_ids)
+        else:
+            rng = random.Random(hashlib.sha256(f"{self.seed}\0{text}".encode()).digest())
+            values = [-rng.random() for _ in token_ids]
+        entries = [
+            Logprob(token=chr(token), logprob=value)
+            for token, value in zip(token_ids[1:], values[1:], strict=True)
+        ]
+        entries.append(Logprob(token=".", logprob=-1.0))
+        output = ModelOutput.from_content(model=f"benchmarks/{self.model_name}", content=text)
+        output.choices[0].logprobs = Logprobs(content=entries)
+        output.usage = ModelUsage(
+            input_tokens=len(token_ids), output_tokens=1, total_tokens=len(token_ids) + 1
         )
         return output
 

@@ -40,11 +40,13 @@ class CompareMetric:
 
 @dataclass(frozen=True)
 class KnownQuestion:
-    """A bundled question for the offline oracle: texts that identify it in a prompt, and
-    the reply that answers it."""
+    """A bundled question for the offline oracle: texts that identify it in a prompt, the
+    reply that answers it, and (for log-likelihood scoring) the text that a request for the
+    right option ends with."""
 
     keys: tuple[str, ...]
     reply: str
+    likely: str | None = None
 
 
 # The bundled sample's files ({split: path}) -> the questions the oracle knows.

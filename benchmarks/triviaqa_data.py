@@ -15,7 +15,6 @@ kept with each sample as row ids under ``metadata["fewshot"]``.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +22,7 @@ from typing import Any
 from inspect_ai.dataset import Sample
 
 from benchmarks.data_source import DataSource, rows_dataset
-from benchmarks.fewshot_draws import LmEvalDraws, SeededDraws
+from benchmarks.fewshot_draws import IdenticalRows, LmEvalDraws, SeededDraws
 from benchmarks.fewshot_prompt import FEWSHOT_KEY
 from benchmarks.lazy_dataset import LazyDataset
 from benchmarks.loading import LoadedSplit
@@ -214,27 +213,6 @@ def fewshot_draws(
         copies = IdenticalRows(eval_rows, fewshot_rows)
         return LmEvalDraws(len(fewshot_rows), shots, seed, copies, where=where)
     return SeededDraws(len(fewshot_rows), shots, seed, where=where)
-
-
-class IdenticalRows:
-    """Few-shot rows equal, as whole documents, to the evaluated row at a position.
-
-    lm-evaluation-harness compares the dicts ``datasets`` gives for two rows,
-    every column included; the child wrote a hash of each whole row
-    (``ROW_HASH``), equal for equal rows. The pool's hashes are read once, here,
-    and only its copies of evaluated rows kept.
-    """
-
-    def __init__(self, eval_rows: PreparedRows, pool: PreparedColumns) -> None:
-        self.eval_hashes: list[str] = [record[ROW_HASH] for record in eval_rows.records]
-        evaluated = set(self.eval_hashes)
-        self.copies: dict[str, list[int]] = defaultdict(list)
-        for index, row_hash in enumerate(pool.drop(ROW_HASH)):
-            if row_hash in evaluated:
-                self.copies[row_hash].append(index)
-
-    def __call__(self, position: int) -> list[int]:
-        return self.copies.get(self.eval_hashes[position], [])
 
 
 # An alias without TriviaQA's stop characters survives the cut whole.

@@ -41,11 +41,20 @@ from benchmarks.fewshot_prompt import FEWSHOT_KEY
 from benchmarks.loading import DataFiles
 from benchmarks.mcq import option_letter_scorer
 from benchmarks.profiles import profile_named
-from benchmarks.profiles.winogrande import PROFILES, AnswerParse, ProfileName
+from benchmarks.profiles.winogrande import (
+    PROFILES,
+    AnswerParse,
+    ProfileName,
+    Scoring,
+)
 from benchmarks.registry_names import namespaced
 from benchmarks.sample_data import jsonl_records
 from benchmarks.spec import BenchmarkSpec, CompareMetric, KnownQuestion
 from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, fail, task_arguments
+from benchmarks.winogrande_loglikelihood import (
+    loglikelihood_task,
+    read_sentence,
+)
 from benchmarks.winogrande_prompts import (
     ANSWER_LETTERS,
     WinograndeDemonstrations,
@@ -80,6 +89,7 @@ def winogrande(
     shots: Annotated[int | None, Minimum(0), NoneMeans(PROFILES_VALUE)] = None,
     fewshot_seed: Annotated[int | None, NoneMeans(PROFILES_VALUE)] = None,
     answer_parse: Annotated[AnswerParse | None, NoneMeans(PROFILES_VALUE)] = None,
+    scoring: Annotated[Scoring | None, NoneMeans(PROFILES_VALUE)] = None,
     dataset_config: Config = "winogrande_xl",
     eval_split: EvalSplit = "validation",
     num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
@@ -103,6 +113,10 @@ def winogrande(
             answer, ``$\\boxed{B}$`` is B, falling back to the last capital
             letter of the reply); ``evalscope_<release>`` is the rule of that
             release (1.11.0, 1.11.1, 1.12.0, 1.13.0, 1.14.0 or 1.14.1).
+        scoring: ``generate`` (a reply, its letter read) or ``loglikelihood``
+            (each option scored by the log-likelihood of the rest of the
+            sentence, lm-evaluation-harness's rule; a completions-endpoint
+            model: ``vllm-completions`` or ``openai-api-completions``).
         dataset_config: Hub config, one of ``winogrande_xs``, ``_s``, ``_m``,
             ``_l``, ``_xl``, ``_debiased``; they differ only in their train
             split (validation is the same 1,267 rows in every config).
@@ -140,6 +154,10 @@ def winogrande(
     )
 
     request = {"columns": COLUMNS, "config": dataset_config, "single_file_split": eval_split}
+    if settings.scoring == "loglikelihood":
+        return loglikelihood_task(
+            source, settings, request, record_to_sample, args.num_examples, eval_split
+        )
     demonstrations = None
     if settings.shots > 0:
         pool = source.pool(FEWSHOT_SPLIT, keep=COLUMNS, **request)
@@ -180,14 +198,19 @@ def record_to_sample(record: dict[str, Any], sample_id: str) -> Sample:
 
 
 def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
-    """The bundled questions: known by the sentence and both options; answered as asked."""
-    return [
-        KnownQuestion(
-            (row["sentence"], row["option1"], row["option2"]),
-            f"ANSWER: {ANSWER_LETTERS[row['answer']]}",
+    """The bundled questions: known by the sentence and both options; answered as asked (by
+    log-likelihood: the sentence with the right option put in is the likely one)."""
+    questions = []
+    for row in jsonl_records(files["validation"]):
+        before, after, options, gold = read_sentence(row)
+        questions.append(
+            KnownQuestion(
+                (row["sentence"], row["option1"], row["option2"]),
+                f"ANSWER: {ANSWER_LETTERS[row['answer']]}",
+                likely=f"{before}{options[gold]} {after}",
+            )
         )
-        for row in jsonl_records(files["validation"])
-    ]
+    return questions
 
 
 SPEC = BenchmarkSpec(

@@ -30,6 +30,7 @@ def test_there_is_a_configuration_per_reference_profile() -> None:
         "triviaqa_lm_eval.yaml",
         "triviaqa_lm_eval_completions.yaml",
         "winogrande_evalscope.yaml",
+        "winogrande_lm_eval.yaml",
     ]
 
 

@@ -19,7 +19,8 @@ AnswerParse = Literal[
     "evalscope_1.11.1",
     "evalscope_1.11.0",
 ]
-ProfileName = Literal["default", "evalscope_1.14.1"]
+ProfileName = Literal["default", "evalscope_1.14.1", "lm_eval_0.4.13"]
+Scoring = Literal["generate", "loglikelihood"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class WinograndeProfile(Profile):
     shots: int = 0
     fewshot_seed: int = 1234
     answer_parse: AnswerParse = "answer_marker"
+    scoring: Scoring = "generate"
 
 
 # evalscope's generation default for API models; greedy decoding for local checkpoints.
@@ -49,5 +51,16 @@ PROFILES: dict[str, WinograndeProfile] = {
         proof="tests/peers/test_evalscope_winogrande.py",
         generate=TEMPERATURE_0,
         answer_parse="evalscope",
+    ),
+    "lm_eval_0.4.13": WinograndeProfile(
+        name="lm_eval_0.4.13",
+        reference="lm-evaluation-harness 0.4.13 `winogrande` against a base model over the "
+        "completions endpoint (local-completions, tokenizer_backend=remote): each option "
+        "scored by the log-likelihood of the rest of the sentence; 0-shot (its default), "
+        "-T shots=5 for the Open LLM Leaderboard's setting",
+        proof="tests/peers/test_lm_eval_winogrande.py",
+        # each request's body is the log-likelihood one (benchmarks/loglikelihood.py)
+        generate=GenerateConfig(),
+        scoring="loglikelihood",
     ),
 }

@@ -1,0 +1,221 @@
+"""A scripted completions server with a tokenizer and echoed log-probabilities, on 127.0.0.1.
+
+What lm-evaluation-harness's ``local-completions`` (``tokenizer_backend=remote``)
+and Inspect's ``openai-api-completions`` / ``vllm-completions`` need to score
+by log-likelihood, as vLLM serves it:
+
+- ``POST /v1/completions``: ``prompt`` a string, token ids, or a list of
+  either; ``echo``, ``logprobs``, ``max_tokens``; the reply's
+  ``choices[i].logprobs`` hold ``tokens``, ``token_logprobs`` (None for the
+  first prompt token), ``top_logprobs`` and ``text_offset``;
+- ``POST /tokenize`` (``{"prompt", "add_special_tokens"}`` -> ``{"tokens"}``),
+  ``POST /detokenize``, ``GET /tokenizer_info``, ``GET /v1/models``.
+
+The tokenizer splits text as GPT-2 does (a word with its leading space,
+punctuation, whitespace); a token's id is a hash of its text, so two servers
+give the same ids. The "model" gives each token a log-probability that depends
+on it and the token before it. Every request body is kept in ``requests``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+import time
+import zlib
+from typing import Any
+
+from aiohttp import web
+
+HOST = "127.0.0.1"
+EOS = "<|endoftext|>"
+MAX_MODEL_LEN = 4096
+PIECES = re.compile(r"<\|endoftext\|>| ?[A-Za-z]+| ?[0-9]+| ?[^\sA-Za-z0-9]+|\s+(?!\S)|\s+")
+GENERATED = [" Paris", ".", "\n", " The"]
+
+
+def token_id(piece: str) -> int:
+    return zlib.crc32(piece.encode("utf-8")) & 0x3FFFFFFF
+
+
+class Tokenizer:
+    def __init__(self) -> None:
+        self.pieces: dict[int, str] = {token_id(EOS): EOS}
+
+    def encode(self, text: str) -> list[int]:
+        ids = []
+        for piece in PIECES.findall(text):
+            ids.append(token_id(piece))
+            self.pieces[ids[-1]] = piece
+        return ids
+
+    def decode(self, ids: list[int]) -> str:
+        return "".join(self.pieces[i] for i in ids)
+
+
+def logprob(previous: str, piece: str) -> float:
+    return -(0.5 + (zlib.crc32(f"{previous}\0{piece}".encode()) % 400) / 100)
+
+
+class CompletionsServer:
+    """The server; ``base_url`` is ``http://127.0.0.1:<port>/v1``."""
+
+    def __init__(self) -> None:
+        self.tokenizer = Tokenizer()
+        self.port = 0
+        self.requests: list[tuple[str, Any]] = []
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{HOST}:{self.port}/v1"
+
+    def completions_bodies(self) -> list[dict[str, Any]]:
+        return [body for path, body in self.requests if path.endswith("/completions")]
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=1 << 30)
+        app.router.add_post("/v1/completions", self._completions)
+        app.router.add_post("/tokenize", self._tokenize)
+        app.router.add_post("/detokenize", self._detokenize)
+        app.router.add_get("/tokenizer_info", self._tokenizer_info)
+        app.router.add_get("/v1/models", self._models)
+        return app
+
+    def _record(self, path: str, body: Any) -> None:
+        with self._lock:
+            self.requests.append((path, body))
+
+    async def _completions(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self._record(request.path, body)
+        prompt = body.get("prompt")
+        if isinstance(prompt, str):
+            prompts = [self.tokenizer.encode(prompt)]
+        elif isinstance(prompt, list) and prompt and isinstance(prompt[0], int):
+            prompts = [prompt]
+        elif isinstance(prompt, list) and prompt and isinstance(prompt[0], list):
+            prompts = prompt
+        else:
+            prompts = [self.tokenizer.encode(p) for p in prompt]
+        echo = bool(body.get("echo"))
+        wanted = body.get("logprobs")
+        max_tokens = body.get("max_tokens") or 16
+        choices = []
+        for index, ids in enumerate(prompts):
+            pieces = [self.tokenizer.pieces[i] for i in ids]
+            generated = [GENERATED[j % len(GENERATED)] for j in range(max_tokens)]
+            full = pieces + generated
+            shown = full if echo else generated
+            start = 0 if echo else len(pieces)
+            logprobs = None
+            if wanted is not None:
+                offsets, values, tops, offset = [], [], [], 0
+                for position in range(start, len(full)):
+                    offsets.append(offset)
+                    offset += len(full[position])
+                    if position == 0:
+                        values.append(None)
+                        tops.append(None)
+                        continue
+                    value = logprob(full[position - 1], full[position])
+                    values.append(value)
+                    tops.append({full[position]: value})
+                logprobs = {
+                    "tokens": shown,
+                    "token_logprobs": values,
+                    "top_logprobs": tops,
+                    "text_offset": offsets,
+                }
+            choices.append(
+                {
+                    "index": index,
+                    "text": "".join(shown),
+                    "logprobs": logprobs,
+                    "finish_reason": "length",
+                }
+            )
+        prompt_tokens = sum(len(ids) for ids in prompts)
+        completion_tokens = max_tokens * len(prompts)
+        return web.json_response(
+            {
+                "id": "cmpl-scripted",
+                "object": "text_completion",
+                "created": int(time.time()),
+                "model": body.get("model") or "scripted",
+                "choices": choices,
+                "usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": prompt_tokens + completion_tokens,
+                },
+            }
+        )
+
+    async def _tokenize(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self._record(request.path, body)
+        ids = self.tokenizer.encode(body["prompt"])
+        return web.json_response({"count": len(ids), "max_model_len": MAX_MODEL_LEN, "tokens": ids})
+
+    async def _detokenize(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self._record(request.path, body)
+        return web.json_response({"prompt": self.tokenizer.decode(body["tokens"])})
+
+    async def _tokenizer_info(self, request: web.Request) -> web.Response:
+        self._record(request.path, None)
+        return web.json_response(
+            {
+                "tokenizer_class": "ScriptedTokenizer",
+                "eos_token": EOS,
+                "bos_token": EOS,
+                "pad_token": None,
+                "chat_template": None,
+                "model_max_length": MAX_MODEL_LEN,
+            }
+        )
+
+    async def _models(self, request: web.Request) -> web.Response:
+        return web.json_response(
+            {"object": "list", "data": [{"id": "scripted", "object": "model"}]}
+        )
+
+    def __enter__(self) -> CompletionsServer:
+        started = threading.Event()
+
+        def serve() -> None:
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            asyncio.set_event_loop(loop)
+            loop.run_until_complete(self._start())
+            started.set()
+            loop.run_forever()
+
+        self._thread = threading.Thread(target=serve, name="completions-server", daemon=True)
+        self._thread.start()
+        if not started.wait(timeout=30):
+            raise RuntimeError("the completions server did not start within 30 s")
+        return self
+
+    async def _start(self) -> None:
+        self._runner = web.AppRunner(self.app(), access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, HOST, 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    def __exit__(self, *_: object) -> None:
+        loop, runner = self._loop, self._runner
+        if loop is None or runner is None:
+            return
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(timeout=30)
+        loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(timeout=30)
