@@ -30,6 +30,7 @@ from typing import Any
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from benchmarks.completions_endpoint import sends_one_prompt
 from benchmarks.registry_names import namespaced
 
 # lm-evaluation-harness's TaskConfig defaults (config/task.py: target_delimiter,
@@ -148,16 +149,6 @@ class DemonstrationDraw:
         if isinstance(self.pool, Mapping):
             return key in self.pool
         return isinstance(key, int) and 0 <= key < len(self.pool or ())
-
-
-# Inspect's providers that post one raw prompt to /v1/completions.
-COMPLETIONS_PROVIDERS = frozenset({"openai-api-completions", "vllm-completions"})
-
-
-def sends_one_prompt(model: str) -> bool:
-    """Whether ``model`` (``<provider>/<name>``) is served through the completions endpoint
-    (one user message)."""
-    return model.split("/", 1)[0] in COMPLETIONS_PROVIDERS
 
 
 def fewshot_messages(

@@ -105,6 +105,8 @@ class OfflineModel(ModelAPI):
         if token_ids is not None:
             return self.echo(token_ids)
         prompt = "\n".join(message.text for message in input)
+        if (config.extra_body or {}).get("echo"):  # a log-likelihood request sent as text
+            return self.echo([ord(character) for character in prompt])
         last_user = next((m.text for m in reversed(input) if m.role == "user"), prompt)
         if self.model_name == "oracle":
             reply = oracle_reply(last_user)
@@ -136,7 +138,9 @@ class OfflineModel(ModelAPI):
             for token, value in zip(token_ids[1:], values[1:], strict=True)
         ]
         entries.append(Logprob(token=".", logprob=-1.0))
-        output = ModelOutput.from_content(model=f"benchmarks/{self.model_name}", content=text)
+        output = ModelOutput.from_content(
+            model=f"benchmarks/{self.model_name}", content=text + entries[-1].token
+        )
         output.choices[0].logprobs = Logprobs(content=entries)
         output.usage = ModelUsage(
             input_tokens=len(token_ids), output_tokens=1, total_tokens=len(token_ids) + 1

@@ -62,6 +62,8 @@ class BenchmarkSpec:
         title: Name in prose (``TriviaQA``).
         task: The ``@task`` function.
         scorer: The scorer's registry name, as logs record it.
+        other_scorers: The scorers some profiles use instead (Winogrande's
+            ``loglikelihood_choice``), with the same values.
         value_keys: Keys of the scorer's value dict, or ``()`` for a single
             value (``"C"``/``"I"``).
         compare_metrics: The metrics ``benchmarks.compare`` recomputes.
@@ -84,6 +86,7 @@ class BenchmarkSpec:
     oracle: OracleRule
     profiles: Mapping[str, Profile] = field(default_factory=dict)
     judged: bool = False
+    other_scorers: tuple[str, ...] = ()
 
     @property
     def columns(self) -> tuple[str, ...]:

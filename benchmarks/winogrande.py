@@ -39,6 +39,7 @@ from inspect_ai.solver import generate
 from benchmarks.data_source import DataSource, HubDataset, rows_dataset
 from benchmarks.fewshot_prompt import FEWSHOT_KEY
 from benchmarks.loading import DataFiles
+from benchmarks.loglikelihood import LoglikelihoodRequest
 from benchmarks.mcq import option_letter_scorer
 from benchmarks.profiles import profile_named
 from benchmarks.profiles.winogrande import (
@@ -90,6 +91,7 @@ def winogrande(
     fewshot_seed: Annotated[int | None, NoneMeans(PROFILES_VALUE)] = None,
     answer_parse: Annotated[AnswerParse | None, NoneMeans(PROFILES_VALUE)] = None,
     scoring: Annotated[Scoring | None, NoneMeans(PROFILES_VALUE)] = None,
+    loglikelihood_request: Annotated[LoglikelihoodRequest | None, NoneMeans(PROFILES_VALUE)] = None,
     dataset_config: Config = "winogrande_xl",
     eval_split: EvalSplit = "validation",
     num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
@@ -102,8 +104,11 @@ def winogrande(
 
     Args:
         profile: ``default`` (this project's: evalscope's prompt, the last
-            ``ANSWER: X``) or ``evalscope_1.14.1`` (evalscope 1.14.1's reply
-            parse too); the switches below default to the profile's.
+            ``ANSWER: X``), ``evalscope_1.14.1`` (evalscope 1.14.1's reply
+            parse too), ``lm_eval_0.4.13`` or ``lm_eval_0.4.13_gguf``
+            (lm-evaluation-harness 0.4.13 by log-likelihood, through its
+            ``local-completions`` or ``gguf`` client); the switches below
+            default to the profile's.
         shots: Demonstrations before each question, drawn from the ``train``
             split of ``dataset_config`` (0, the reference, loads no train split).
         fewshot_seed: Seed of the demonstration draws (1234).
@@ -117,6 +122,10 @@ def winogrande(
             (each option scored by the log-likelihood of the rest of the
             sentence, lm-evaluation-harness's rule; a completions-endpoint
             model: ``vllm-completions`` or ``openai-api-completions``).
+        loglikelihood_request: With ``scoring=loglikelihood``: ``token_ids``
+            (lm-evaluation-harness's ``local-completions``: the server's
+            ``/tokenize``, token ids) or ``text`` (its ``gguf`` client: one
+            string, split by the echoed tokens; llama.cpp-style servers).
         dataset_config: Hub config, one of ``winogrande_xs``, ``_s``, ``_m``,
             ``_l``, ``_xl``, ``_debiased``; they differ only in their train
             split (validation is the same 1,267 rows in every config).
@@ -218,6 +227,7 @@ SPEC = BenchmarkSpec(
     title="Winogrande",
     task=winogrande,
     scorer="option_letter_scorer",
+    other_scorers=("loglikelihood_choice",),
     value_keys=(),
     compare_metrics=(CompareMetric("accuracy", mean_of="correct"),),
     category_metrics=(),

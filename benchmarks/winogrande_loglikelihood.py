@@ -115,7 +115,7 @@ def loglikelihood_task(
         dataset=rows_dataset(
             eval_rows, build, name=f"{dataset_config}_{eval_split}", num_examples=num_examples
         ),
-        solver=[option_loglikelihoods()],
+        solver=[option_loglikelihoods(settings.loglikelihood_request)],
         scorer=loglikelihood_choice(),
         config=settings.generate,
         metadata={

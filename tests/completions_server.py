@@ -7,7 +7,9 @@ by log-likelihood, as vLLM serves it:
 - ``POST /v1/completions``: ``prompt`` a string, token ids, or a list of
   either; ``echo``, ``logprobs``, ``max_tokens``; the reply's
   ``choices[i].logprobs`` hold ``tokens``, ``token_logprobs`` (None for the
-  first prompt token), ``top_logprobs`` and ``text_offset``;
+  first prompt token), ``top_logprobs`` and ``text_offset``; with vLLM's
+  ``prompt_logprobs``, each choice's ``prompt_logprobs`` (None, then one
+  ``{id: {logprob, rank, decoded_token}}`` a prompt token);
 - ``POST /tokenize`` (``{"prompt", "add_special_tokens"}`` -> ``{"tokens"}``),
   ``POST /detokenize``, ``GET /tokenizer_info``, ``GET /v1/models``.
 
@@ -19,7 +21,6 @@ on it and the token before it. Every request body is kept in ``requests``.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import threading
 import time
@@ -28,7 +29,8 @@ from typing import Any
 
 from aiohttp import web
 
-HOST = "127.0.0.1"
+from tests.threaded_server import ThreadedServer
+
 EOS = "<|endoftext|>"
 MAX_MODEL_LEN = 4096
 PIECES = re.compile(r"<\|endoftext\|>| ?[A-Za-z]+| ?[0-9]+| ?[^\sA-Za-z0-9]+|\s+(?!\S)|\s+")
@@ -58,21 +60,19 @@ def logprob(previous: str, piece: str) -> float:
     return -(0.5 + (zlib.crc32(f"{previous}\0{piece}".encode()) % 400) / 100)
 
 
-class CompletionsServer:
+class CompletionsServer(ThreadedServer):
     """The server; ``base_url`` is ``http://127.0.0.1:<port>/v1``."""
 
-    def __init__(self) -> None:
+    name = "completions server"
+
+    def __init__(self, *, echo_generated: bool = True) -> None:
+        super().__init__()
+        # False: as llama-cpp-python, an echo's log-probabilities hold the prompt's tokens
+        # only (its reply text still ends with the generated text)
+        self.echo_generated = echo_generated
         self.tokenizer = Tokenizer()
-        self.port = 0
         self.requests: list[tuple[str, Any]] = []
         self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._runner: web.AppRunner | None = None
-        self._thread: threading.Thread | None = None
-
-    @property
-    def base_url(self) -> str:
-        return f"http://{HOST}:{self.port}/v1"
 
     def completions_bodies(self) -> list[dict[str, Any]]:
         return [body for path, body in self.requests if path.endswith("/completions")]
@@ -114,8 +114,10 @@ class CompletionsServer:
             start = 0 if echo else len(pieces)
             logprobs = None
             if wanted is not None:
-                offsets, values, tops, offset = [], [], [], 0
-                for position in range(start, len(full)):
+                # as llama-cpp-python counts it: the length of the text before the token
+                offsets, values, tops, offset = [], [], [], len("".join(full[:start]))
+                end = len(full) if self.echo_generated or not echo else len(pieces)
+                for position in range(start, end):
                     offsets.append(offset)
                     offset += len(full[position])
                     if position == 0:
@@ -126,19 +128,29 @@ class CompletionsServer:
                     values.append(value)
                     tops.append({full[position]: value})
                 logprobs = {
-                    "tokens": shown,
+                    "tokens": full[start:end],
                     "token_logprobs": values,
                     "top_logprobs": tops,
                     "text_offset": offsets,
                 }
-            choices.append(
-                {
-                    "index": index,
-                    "text": "".join(shown),
-                    "logprobs": logprobs,
-                    "finish_reason": "length",
-                }
-            )
+            choice = {
+                "index": index,
+                "text": "".join(shown),
+                "logprobs": logprobs,
+                "finish_reason": "length",
+            }
+            if body.get("prompt_logprobs") is not None:  # vLLM's: the prompt's tokens only
+                choice["prompt_logprobs"] = [None] + [
+                    {
+                        str(ids[position]): {
+                            "logprob": logprob(pieces[position - 1], pieces[position]),
+                            "rank": 1,
+                            "decoded_token": pieces[position],
+                        }
+                    }
+                    for position in range(1, len(pieces))
+                ]
+            choices.append(choice)
         prompt_tokens = sum(len(ids) for ids in prompts)
         completion_tokens = max_tokens * len(prompts)
         return web.json_response(
@@ -185,37 +197,13 @@ class CompletionsServer:
             {"object": "list", "data": [{"id": "scripted", "object": "model"}]}
         )
 
-    def __enter__(self) -> CompletionsServer:
-        started = threading.Event()
 
-        def serve() -> None:
-            loop = asyncio.new_event_loop()
-            self._loop = loop
-            asyncio.set_event_loop(loop)
-            loop.run_until_complete(self._start())
-            started.set()
-            loop.run_forever()
+def main() -> None:
+    """``python -m tests.completions_server``: serve until killed, after printing ``PORT <n>``."""
+    with CompletionsServer() as server:
+        print(f"PORT {server.port}", flush=True)
+        threading.Event().wait()
 
-        self._thread = threading.Thread(target=serve, name="completions-server", daemon=True)
-        self._thread.start()
-        if not started.wait(timeout=30):
-            raise RuntimeError("the completions server did not start within 30 s")
-        return self
 
-    async def _start(self) -> None:
-        self._runner = web.AppRunner(self.app(), access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, HOST, 0)
-        await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-
-    def __exit__(self, *_: object) -> None:
-        loop, runner = self._loop, self._runner
-        if loop is None or runner is None:
-            return
-        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(timeout=30)
-        loop.call_soon_threadsafe(loop.stop)
-        if self._thread is not None:
-            self._thread.join(timeout=30)
+if __name__ == "__main__":
+    main()

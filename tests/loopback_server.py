@@ -36,8 +36,9 @@ from typing import Any, Literal
 
 from aiohttp import web
 
+from tests.threaded_server import HOST, ThreadedServer
+
 FaultKind = Literal["status", "malformed_json", "reset", "stall", "empty_choices"]
-HOST = "127.0.0.1"
 INJECTED_RESET = "injected reset"
 
 
@@ -95,22 +96,17 @@ def user_text(request: dict[str, Any]) -> str:
     return ""
 
 
-class LoopbackServer:
+class LoopbackServer(ThreadedServer):
     """The server; ``base_url`` is ``http://127.0.0.1:<port>/v1``."""
 
+    name = "loopback server"
+
     def __init__(self, reply: Reply, *, honour_stop: bool = True, port: int = 0) -> None:
+        super().__init__(port)
         self.reply = reply
         self.honour_stop = honour_stop
-        self.port = port
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._runner: web.AppRunner | None = None
-        self._thread: threading.Thread | None = None
-
-    @property
-    def base_url(self) -> str:
-        return f"http://{HOST}:{self.port}/v1"
 
     # -- serving ---------------------------------------------------------------
 
@@ -183,49 +179,6 @@ class LoopbackServer:
         await response.write(b"data: [DONE]\n\n")
         await response.write_eof()
         return response
-
-    # -- lifecycle -------------------------------------------------------------
-
-    def start(self) -> LoopbackServer:
-        started = threading.Event()
-
-        def serve() -> None:
-            loop = asyncio.new_event_loop()
-            self._loop = loop
-            asyncio.set_event_loop(loop)
-            loop.run_until_complete(self._start_site())
-            started.set()
-            loop.run_forever()
-
-        self._thread = threading.Thread(target=serve, name="loopback-server", daemon=True)
-        self._thread.start()
-        if not started.wait(timeout=30):
-            raise RuntimeError("the loopback server did not start within 30 s")
-        return self
-
-    async def _start_site(self) -> None:
-        self._runner = web.AppRunner(self.app(), access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, HOST, self.port)
-        await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-
-    def stop(self) -> None:
-        loop, runner = self._loop, self._runner
-        if loop is None or runner is None:
-            return
-        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(timeout=30)
-        loop.call_soon_threadsafe(loop.stop)
-        if self._thread is not None:
-            self._thread.join(timeout=30)
-
-    def __enter__(self) -> LoopbackServer:
-        return self.start()
-
-    def __exit__(self, *_: object) -> None:
-        self.stop()
 
 
 def completion(request: dict[str, Any], text: str) -> dict[str, Any]:

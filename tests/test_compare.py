@@ -560,3 +560,24 @@ def test_a_bad_plot_path_is_refused_before_reading(runs, tmp_path: Path, plot, m
     assert done.returncode == 2
     assert done.stderr.strip().endswith(message)
     assert "Traceback" not in done.stderr
+
+
+def test_loglikelihood_logs_compare_on_their_own_scorer(tmp_path: Path) -> None:
+    logs = []
+    for model in ("benchmarks/oracle", "benchmarks/random"):
+        [log] = eval(
+            winogrande(profile="lm_eval_0.4.13", bundled_sample=True),
+            model=model,
+            log_dir=str(tmp_path / model.split("/")[1]),
+            display="none",
+        )
+        assert log.status == "success"
+        logs.append(log.location)
+    frame = compare_logs(logs, settings=FAST)
+    row = only_row(frame, metric="accuracy", breakdown="overall")
+    samples = read_eval_log(logs[1]).samples or []
+    wrong = sum(sample.scores["loglikelihood_choice"].value != "C" for sample in samples)  # type: ignore[index]
+    assert 0 < wrong < 40
+    assert (row["baseline_value"], row["n"]) == (1.0, 40)
+    assert row["candidate_value"] == pytest.approx(1 - wrong / 40)
+    assert (row["baseline_only"], row["candidate_only"]) == (wrong, 0)

@@ -5,14 +5,20 @@ request, the choice and its explanation."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inspect_ai import eval
 from inspect_ai.model import Logprob, Logprobs, ModelOutput, ModelUsage
 
-from benchmarks.loglikelihood import LoglikelihoodError, continuation_logprob
+from benchmarks.loglikelihood import (
+    LoglikelihoodError,
+    continuation_logprob,
+    text_continuation_logprob,
+)
 from benchmarks.winogrande import winogrande
 from benchmarks.winogrande_loglikelihood import option_requests
+from tests.completions_server import CompletionsServer
 from tests.scripted import scripted_model
 
 
@@ -87,3 +93,91 @@ def test_the_offline_oracle_answers_by_loglikelihood_and_the_explanation_says_so
         f"log-likelihoods A {a:.4f}, B {b:.4f}: chose {score.answer}, target "
         f"{log.samples[0].target}"
     )
+
+
+def echoed_text(tokens: list[str], values: list[float], completion: str) -> ModelOutput:
+    output = ModelOutput.from_content(model="m", content=completion)
+    output.choices[0].logprobs = Logprobs(
+        content=[Logprob(token=t, logprob=v) for t, v in zip(tokens, values, strict=True)]
+    )
+    return output
+
+
+def test_a_text_request_is_split_where_the_continuation_text_begins() -> None:
+    # prompt "The cup fell off the table 's edge." (context ends after "table"); the first
+    # token ("The") has no log-probability, so it is not among the entries; " Paris" is
+    # the generated token, left out as lm-evaluation-harness's gguf leaves out the last.
+    prompt = "The cup fell off the table 's edge."
+    tokens = [" cup", " fell", " off", " the", " table", " '", "s", " edge", ".", " Paris"]
+    values = [-1.0, -2.0, -3.0, -4.0, -5.0, -0.25, -0.5, -1.5, -2.5, -9.0]
+    output = echoed_text(tokens, values, prompt + " Paris")
+    assert text_continuation_logprob(output, prompt, len("The cup fell off the table")) == -4.75
+
+
+def test_without_an_entry_for_the_generated_token_the_last_prompt_token_is_left_out() -> None:
+    # llama-cpp-python echoes the prompt's tokens only: the entries spell the prompt, and
+    # lm-evaluation-harness's [idx:-1] then leaves out the continuation's last token
+    prompt = "The cup fell off the table 's edge."
+    tokens = [" cup", " fell", " off", " the", " table", " '", "s", " edge", "."]
+    values = [-1.0, -2.0, -3.0, -4.0, -5.0, -0.25, -0.5, -1.5, -2.5]
+    output = echoed_text(tokens, values, prompt + "\n")
+    assert text_continuation_logprob(output, prompt, len("The cup fell off the table")) == -2.25
+
+
+def test_a_token_across_the_boundary_belongs_to_the_context() -> None:
+    prompt = "ab cd"  # context "ab c": the token " cd" starts before its end
+    output = echoed_text(["b", " cd", "!"], [-1.0, -2.0, -9.0], prompt + "!")
+    assert text_continuation_logprob(output, prompt, len("ab c")) == 0.0
+    assert text_continuation_logprob(output, prompt, len("ab")) == -2.0
+
+
+@pytest.mark.parametrize(
+    ("tokens", "completion", "message"),
+    [
+        (["a", " b", "."], "a b.", "the reply does not begin with the prompt"),
+        (["a", " c", "."], "xa b.", "the reply's 3 echoed tokens do not spell the prompt ('a c."),
+        ([], "xa b.", "the reply's 0 echoed tokens do not spell the prompt ('' against"),
+    ],
+    ids=["not echoed", "tokens that do not spell it", "no logprobs"],
+)
+def test_a_text_reply_that_cannot_be_split_is_an_error(
+    tokens: list[str], completion: str, message: str
+) -> None:
+    output = echoed_text(tokens, [-1.0] * len(tokens), completion)
+    with pytest.raises(LoglikelihoodError) as raised:
+        text_continuation_logprob(output, "xa b", 2)
+    assert str(raised.value).startswith(message)
+
+
+def run_through_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **task_args: Any) -> tuple:
+    with CompletionsServer() as server:
+        monkeypatch.setenv("LOOPBACK_BASE_URL", server.base_url)
+        monkeypatch.setenv("LOOPBACK_API_KEY", "loopback")
+        (log,) = eval(
+            winogrande(profile="lm_eval_0.4.13", bundled_sample=True, **task_args),
+            model="openai-api-completions/loopback/scripted",
+            model_base_url=server.base_url,  # a model per server (Inspect reuses one by URL)
+            log_dir=str(tmp_path / "_".join(map(str, task_args.values()))),
+            display="none",
+        )
+        bodies = server.completions_bodies()
+    assert log.status == "success" and log.samples is not None
+    scores = [sample.scores["loglikelihood_choice"] for sample in log.samples]  # type: ignore[index]
+    return [score.metadata["loglikelihoods"] for score in scores], bodies  # type: ignore[index]
+
+
+def test_prompt_logprobs_sends_the_same_ids_and_sums_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    echoed, echo_bodies = run_through_server(tmp_path, monkeypatch)
+    read, bodies = run_through_server(
+        tmp_path, monkeypatch, loglikelihood_request="prompt_logprobs"
+    )
+    assert read == echoed and len(read) == 40
+    assert sorted(body["prompt"] for body in bodies) == sorted(b["prompt"] for b in echo_bodies)
+    assert {key: bodies[0][key] for key in bodies[0] if key not in ("prompt", "model")} == {
+        "max_tokens": 1,
+        "temperature": 0.0,
+        "seed": 1234,
+        "prompt_logprobs": 1,
+    }

@@ -264,8 +264,9 @@ def scorer_names(samples: Sequence[SampleRecord]) -> list[str]:
 
 def require_scorer(log: TaskLog, samples: Sequence[SampleRecord], scorer: str | None) -> str:
     """The scorer to read: the task's own, or one named by the user (it must exist)."""
-    wanted = scorer or log.scores.scorer
     present = scorer_names(samples)
+    own = [log.scores.scorer, *log.scores.other_scorers]
+    wanted = scorer or next((name for name in own if name in present), own[0])
     if wanted not in present:
         raise CompareError(
             f"{display_path(log.path)}: no score named {wanted!r} in the samples "

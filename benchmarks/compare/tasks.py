@@ -28,12 +28,14 @@ class TaskScores:
 
     ``components``: the score value dict keys read per question; ``()`` for a
     single-valued score (``"C"``/``"I"`` and the like), read with Inspect's
-    ``value_to_float`` as the component ``correct``. ``category_metrics``:
+    ``value_to_float`` as the component ``correct``. ``other_scorers``: those some
+    profiles use instead of ``scorer`` (a log holds one or the other). ``category_metrics``:
     the metrics also reported per category of each field in ``breakdowns``
     (sample metadata keys).
     """
 
     scorer: str
+    other_scorers: tuple[str, ...]
     components: tuple[str, ...]
     metrics: tuple[CompareMetric, ...]
     category_metrics: tuple[str, ...]
@@ -48,6 +50,7 @@ def _task_scores() -> dict[str, TaskScores]:
     return {
         name: TaskScores(
             scorer=spec.scorer,
+            other_scorers=spec.other_scorers,
             components=spec.value_keys,
             metrics=spec.compare_metrics,
             category_metrics=spec.category_metrics,

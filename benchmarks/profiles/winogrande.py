@@ -7,6 +7,7 @@ from typing import Literal
 
 from inspect_ai.model import GenerateConfig
 
+from benchmarks.loglikelihood import LoglikelihoodRequest
 from benchmarks.profiles import Profile
 
 AnswerParse = Literal[
@@ -19,7 +20,7 @@ AnswerParse = Literal[
     "evalscope_1.11.1",
     "evalscope_1.11.0",
 ]
-ProfileName = Literal["default", "evalscope_1.14.1", "lm_eval_0.4.13"]
+ProfileName = Literal["default", "evalscope_1.14.1", "lm_eval_0.4.13", "lm_eval_0.4.13_gguf"]
 Scoring = Literal["generate", "loglikelihood"]
 
 
@@ -31,6 +32,7 @@ class WinograndeProfile(Profile):
     fewshot_seed: int = 1234
     answer_parse: AnswerParse = "answer_marker"
     scoring: Scoring = "generate"
+    loglikelihood_request: LoglikelihoodRequest = "token_ids"
 
 
 # evalscope's generation default for API models; greedy decoding for local checkpoints.
@@ -62,5 +64,16 @@ PROFILES: dict[str, WinograndeProfile] = {
         # each request's body is the log-likelihood one (benchmarks/loglikelihood.py)
         generate=GenerateConfig(),
         scoring="loglikelihood",
+    ),
+    "lm_eval_0.4.13_gguf": WinograndeProfile(
+        name="lm_eval_0.4.13_gguf",
+        reference="lm-evaluation-harness 0.4.13 `winogrande` through its `gguf` client "
+        "(llama.cpp-style servers: context and continuation sent as one string, split by "
+        "the echoed tokens' offsets); 0-shot, -T shots=5 for the Open LLM Leaderboard's "
+        "setting",
+        proof="tests/peers/test_lm_eval_winogrande.py",
+        generate=GenerateConfig(),
+        scoring="loglikelihood",
+        loglikelihood_request="text",
     ),
 }

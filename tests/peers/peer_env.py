@@ -65,6 +65,19 @@ def peer_python(name: str, requirements: list[str]) -> Path:
     return python
 
 
+def lm_eval_task_yaml(python: Path, relative: str) -> Path:
+    """A task file shipped with the lm-evaluation-harness installed in ``python``'s venv
+    (``relative`` to its ``lm_eval/tasks`` folder)."""
+    where = "import lm_eval, pathlib; print(pathlib.Path(lm_eval.__file__).parent)"
+    done = subprocess.run(
+        [str(python), "-c", where],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return Path(done.stdout.strip()) / "tasks" / relative
+
+
 def downloaded_wheel(requirement: str) -> Path:
     """A peer's wheel, downloaded without its dependencies (to run one file of it)."""
     folder = ENV_DIR / "wheels" / hashlib.sha256(requirement.encode()).hexdigest()[:12]

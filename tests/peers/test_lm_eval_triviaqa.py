@@ -41,7 +41,7 @@ from inspect_ai._cli.eval import parse_run_config
 
 from benchmarks.triviaqa import triviaqa
 from tests.loopback_server import LoopbackServer, user_text
-from tests.peers.peer_env import ROOT, PeerResult, peer_python, record
+from tests.peers.peer_env import ROOT, PeerResult, lm_eval_task_yaml, peer_python, record
 
 LM_EVAL = ["lm-eval[api]==0.4.13"]
 VERSION = "0.4.13"
@@ -149,17 +149,7 @@ def lm_eval_python() -> Path:
 
 def local_task_dir(python: Path, folder: Path) -> Path:
     """lm-evaluation-harness's own triviaqa.yaml with only the data source changed."""
-    done = subprocess.run(
-        [
-            str(python),
-            "-c",
-            "import lm_eval, pathlib; print(pathlib.Path(lm_eval.__file__).parent)",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    original = Path(done.stdout.strip()) / "tasks" / "triviaqa" / "default.yaml"
+    original = lm_eval_task_yaml(python, "triviaqa/default.yaml")
     config = yaml.safe_load(original.read_text(encoding="utf-8"))
     assert (config["task"], config["dataset_path"], config["dataset_name"]) == (
         "triviaqa",

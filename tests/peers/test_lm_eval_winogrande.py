@@ -1,16 +1,23 @@
-"""lm-evaluation-harness 0.4.13 ``winogrande`` (log-likelihood) against profile
-``lm_eval_0.4.13``, question by question, at 0 and 5 shots.
+"""lm-evaluation-harness 0.4.13 ``winogrande`` (log-likelihood) against profiles
+``lm_eval_0.4.13`` (its ``local-completions`` client) and ``lm_eval_0.4.13_gguf`` (its
+``gguf`` client), question by question, at 0 and 5 shots.
 
 The 1,267 validation rows of tests/fixtures/winogrande/validation_full.jsonl are
 split into a validation file (the even rows) and a train file (the odd rows,
 plus copies of three validation rows that its draw meets, so that
 lm-evaluation-harness's removal of the evaluated document happens). lm-evaluation-harness runs
-its own command (``local-completions``, ``tokenizer_backend=remote``, its
-``winogrande`` task with only the data source changed) and this project runs
-``configs/winogrande_lm_eval.yaml`` through Inspect's ``openai-api-completions``
-provider, each against a scripted completions server with a tokenizer
-(tests/completions_server.py). Per question: the token ids sent for each
-option, each option's log-likelihood, the option chosen; then the accuracy.
+its own command (``local-completions`` with ``tokenizer_backend=remote``, or
+``gguf``; its ``winogrande`` task with only the data source changed) and this
+project runs ``configs/winogrande_lm_eval.yaml`` or
+``configs/winogrande_lm_eval_gguf.yaml`` through Inspect's
+``openai-api-completions`` provider, each against a scripted completions server
+with a tokenizer (tests/completions_server.py; its ``text_offset`` is counted
+as llama-cpp-python counts it, the length of the text of the tokens before,
+and for ``gguf`` its echo, as llama-cpp-python's, has no entry for the
+generated token).
+Per question: each option's request (the token ids, or for ``gguf`` the
+string and every setting of the body), each option's log-likelihood, the
+option chosen; then the accuracy.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import os
 import random
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -28,12 +36,15 @@ from inspect_ai._cli.eval import parse_run_config
 
 from benchmarks.winogrande import winogrande
 from tests.completions_server import CompletionsServer
-from tests.peers.peer_env import ROOT, PeerResult, peer_python, record
+from tests.peers.peer_env import ROOT, PeerResult, lm_eval_task_yaml, peer_python, record
 
 LM_EVAL = ["lm-eval[api]==0.4.13"]
 VERSION = "0.4.13"
 FIXTURE = ROOT / "tests" / "fixtures" / "winogrande" / "validation_full.jsonl"
-CONFIG = ROOT / "configs" / "winogrande_lm_eval.yaml"
+CLIENTS = {
+    "local-completions": ROOT / "configs" / "winogrande_lm_eval.yaml",
+    "gguf": ROOT / "configs" / "winogrande_lm_eval_gguf.yaml",
+}
 ROWS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines()]
 VALIDATION = ROWS[0::2]
 # Copies of validation rows that lm-evaluation-harness's 5-shot draw (shots + 1 rows from
@@ -61,17 +72,7 @@ def write_data(folder: Path) -> dict[str, str]:
 
 def local_task(python: Path, folder: Path, files: dict[str, str]) -> Path:
     """lm-evaluation-harness's own winogrande yaml, only the data source changed."""
-    done = subprocess.run(
-        [
-            str(python),
-            "-c",
-            "import lm_eval, pathlib; print(pathlib.Path(lm_eval.__file__).parent)",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    original = Path(done.stdout.strip()) / "tasks" / "winogrande" / "default.yaml"
+    original = lm_eval_task_yaml(python, "winogrande/default.yaml")
     local = {
         "include": str(original),
         "task": "winogrande_local",
@@ -86,32 +87,45 @@ def local_task(python: Path, folder: Path, files: dict[str, str]) -> Path:
     return folder
 
 
-def sent_ids(server: CompletionsServer) -> dict[str, list[int]]:
-    """The token ids of each log-likelihood request, keyed by their text."""
-    sent = {}
+def sent_requests(server: CompletionsServer) -> dict[str, Any]:
+    """What each log-likelihood request sent, keyed by its text: the token ids, or (a string
+    prompt) the body but the model's name, which lm-evaluation-harness's gguf leaves out."""
+    sent: dict[str, Any] = {}
     for body in server.completions_bodies():
         prompt = body["prompt"]
+        if isinstance(prompt, str):
+            sent[prompt] = {key: value for key, value in body.items() if key != "model"}
+            continue
         ids = prompt[0] if prompt and isinstance(prompt[0], list) else prompt
         sent[server.tokenizer.decode(ids)] = ids
     return sent
 
 
+def lm_eval_model(client: str, server: CompletionsServer) -> list[str]:
+    if client == "gguf":
+        return ["gguf", "--model_args", f"base_url={server.base_url.removesuffix('/v1')}"]
+    return [
+        "local-completions",
+        "--model_args",
+        f"model=scripted,base_url={server.base_url}/completions,"
+        "tokenizer_backend=remote,num_concurrent=1,max_retries=1",
+    ]
+
+
 def run_lm_eval(
-    python: Path, tmp: Path, files: dict[str, str], shots: int
-) -> tuple[dict[str, list[int]], list[list[float]], list[float], float]:
+    python: Path, tmp: Path, files: dict[str, str], shots: int, client: str
+) -> tuple[dict[str, Any], list[list[float]], list[float], float]:
     """Its requests (ids by text), each question's option log-likelihoods and accuracy
     (in validation order), and the aggregate accuracy."""
     tasks = local_task(python, tmp / "lm_eval_tasks", files)
     output = tmp / "lm_eval_output"
-    with CompletionsServer() as server:
+    # the gguf client's server is llama-cpp-python's: no echoed entry for the generated token
+    with CompletionsServer(echo_generated=client != "gguf") as server:
         command = [
             str(python.with_name("lm-eval")),
             "run",
             "--model",
-            "local-completions",
-            "--model_args",
-            f"model=scripted,base_url={server.base_url}/completions,"
-            "tokenizer_backend=remote,num_concurrent=1,max_retries=1",
+            *lm_eval_model(client, server),
             "--tasks",
             "winogrande_local",
             "--include_path",
@@ -127,7 +141,7 @@ def run_lm_eval(
             command, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_SECONDS
         )
         assert done.returncode == 0, done.stderr[-4000:]
-        requests = sent_ids(server)
+        requests = sent_requests(server)
     [samples_file] = output.glob("*/samples_winogrande_local_*.jsonl")
     [results_file] = output.glob("*/results_*.json")
     samples = sorted(
@@ -142,25 +156,30 @@ def run_lm_eval(
 
 
 def run_ours(
-    tmp: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], shots: int
-) -> tuple[dict[str, list[int]], list[list[float]], list[float], float]:
-    params = parse_run_config(str(CONFIG))
+    tmp: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    files: dict[str, str],
+    shots: int,
+    client: str,
+    **overrides: Any,
+) -> tuple[dict[str, Any], list[list[float]], list[float], float]:
+    params = parse_run_config(str(CLIENTS[client]))
     task_args = params.pop("task_args")
     assert params.pop("tasks") == "benchmarks/winogrande"
-    with CompletionsServer() as server:
+    with CompletionsServer(echo_generated=client != "gguf") as server:
         monkeypatch.setenv("LOOPBACK_BASE_URL", server.base_url)
         monkeypatch.setenv("LOOPBACK_API_KEY", "loopback")
         [log] = eval(
-            winogrande(**{**task_args, "data_files": files, "shots": shots}),
+            winogrande(**{**task_args, "data_files": files, "shots": shots, **overrides}),
             model="openai-api-completions/loopback/scripted",
             model_base_url=server.base_url,
-            log_dir=str(tmp / "inspect_logs"),
+            log_dir=str(tmp / "inspect_logs" / "_".join(map(str, overrides.values()))),
             display="none",
             max_retries=1,
             timeout=60,
             **params,
         )
-        requests = sent_ids(server)
+        requests = sent_requests(server)
     assert log.status == "success" and log.samples is not None and log.results is not None
     samples = sorted(log.samples, key=lambda sample: int(str(sample.id).rsplit("_", 1)[1]))
     scores = [sample.scores["loglikelihood_choice"] for sample in samples]  # type: ignore[index]
@@ -170,13 +189,18 @@ def run_ours(
     return requests, lls, accs, accuracy
 
 
+@pytest.mark.parametrize("client", list(CLIENTS))
 @pytest.mark.parametrize("shots", [0, 5])
-def test_token_ids_loglikelihoods_and_accuracy_match_lm_eval(
-    lm_eval_python: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shots: int
+def test_requests_loglikelihoods_and_accuracy_match_lm_eval(
+    lm_eval_python: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shots: int, client: str
 ) -> None:
     files = write_data(tmp_path / "data")
-    lm_requests, lm_lls, lm_accs, lm_accuracy = run_lm_eval(lm_eval_python, tmp_path, files, shots)
-    our_requests, our_lls, our_accs, our_accuracy = run_ours(tmp_path, monkeypatch, files, shots)
+    lm_requests, lm_lls, lm_accs, lm_accuracy = run_lm_eval(
+        lm_eval_python, tmp_path, files, shots, client
+    )
+    our_requests, our_lls, our_accs, our_accuracy = run_ours(
+        tmp_path, monkeypatch, files, shots, client
+    )
 
     assert len(lm_requests) == len(our_requests)  # two a question (fewer where texts repeat)
     same_requests = lm_requests == our_requests
@@ -186,12 +210,17 @@ def test_token_ids_loglikelihoods_and_accuracy_match_lm_eval(
     ]
     record(
         PeerResult(
-            peer=f"lm-evaluation-harness winogrande (local-completions, {shots}-shot)",
+            peer=f"lm-evaluation-harness winogrande ({client}, {shots}-shot)",
             version=VERSION,
             rows=len(VALIDATION),
             prompts_identical=len(VALIDATION) if same_requests else 0,
             verdicts_identical=sum(identical),
-            notes="token ids of every request, each option's log-likelihood, the choice",
+            notes=(
+                "token ids of every request"
+                if client == "local-completions"
+                else "every request's string and settings"
+            )
+            + ", each option's log-likelihood, the choice",
         )
     )
     differing = [text for text in lm_requests if lm_requests[text] != our_requests.get(text)]
@@ -201,6 +230,15 @@ def test_token_ids_loglikelihoods_and_accuracy_match_lm_eval(
     assert lm_accuracy == pytest.approx(our_accuracy, abs=1e-12)
     # both outcomes occur, so agreement is not agreement on all-wrong
     assert 0 < sum(lm_accs) < len(VALIDATION)
+
+    if client == "local-completions":
+        # vLLM's prompt_logprobs instead of the echo: the same token ids, the same sums
+        ids, lls, accs, accuracy = run_ours(
+            tmp_path, monkeypatch, files, shots, client, loglikelihood_request="prompt_logprobs"
+        )
+        assert ids == lm_requests
+        assert all(lm_lls[q] == pytest.approx(lls[q], abs=1e-9) for q in range(len(VALIDATION)))
+        assert (accs, accuracy) == (lm_accs, pytest.approx(lm_accuracy, abs=1e-12))
 
 
 def test_the_fixture_exercises_the_removal_of_the_evaluated_question() -> None:
