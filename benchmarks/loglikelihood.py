@@ -50,13 +50,13 @@ needs ``/tokenize``). Any other provider is refused before a request is sent.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, ModelOutput, get_model
 from inspect_ai.scorer import CORRECT, INCORRECT, Score, Scorer, Target, accuracy, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from benchmarks.completions_endpoint import SUPPORTED, sends_one_prompt
+from benchmarks.completions_endpoint import SUPPORTED, sends_one_prompt, tokenize
 from benchmarks.mcq_prompt import option_letters
 from benchmarks.registry_names import namespaced
 
@@ -117,26 +117,6 @@ def check_provider(model: Model, request: LoglikelihoodRequest) -> None:
             f"log-likelihood scoring needs a model served through the completions endpoint "
             f"with {needs}echoed log-probabilities; {model} is not: use {SUPPORTED}."
         )
-
-
-async def tokenize(model: Model, text: str) -> list[int]:
-    """``text``'s token ids from the model server (no special tokens added)."""
-    api: Any = model.api
-    if type(api).__name__ != "OpenAICompatibleCompletionsAPI":  # vLLM's, the offline models'
-        return list(await api.tokenize(text))
-    root = str(api.base_url).rstrip("/").removesuffix("/v1")
-    headers = {"Authorization": f"Bearer {api.api_key}"} if api.api_key else {}
-    response = await api.http_client.post(
-        f"{root}/tokenize",
-        json={"prompt": text, "add_special_tokens": False},
-        headers=headers,
-        timeout=60.0,
-    )
-    response.raise_for_status()
-    tokens = response.json().get("tokens")
-    if not isinstance(tokens, list) or not all(isinstance(t, int) for t in tokens):
-        raise LoglikelihoodError(f"{root}/tokenize gave no token ids: {response.text[:200]}")
-    return tokens
 
 
 async def request_tokens(model: Model, context: str, continuation: str) -> tuple[list[int], int]:

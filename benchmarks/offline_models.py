@@ -30,6 +30,7 @@ from typing import Any
 
 from inspect_ai.model import (
     ChatMessage,
+    ChatMessageUser,
     GenerateConfig,
     Logprob,
     Logprobs,
@@ -87,9 +88,11 @@ class OfflineModel(ModelAPI):
     def max_connections(self) -> int:
         return 64
 
-    # Log-likelihood requests (benchmarks/loglikelihood.py): tokens are code points, and
-    # the prompt's log-probabilities come back echoed, as a completions server sends them.
+    # Completions-endpoint requests (benchmarks/loglikelihood.py, token-id prompts): tokens
+    # are code points, and the prompt's log-probabilities come back echoed (and as
+    # prompt_logprobs), as a completions server sends them.
     echoes_prompt_logprobs = True
+    eos_token = "\x00"
 
     async def tokenize(self, text: str) -> list[int]:
         return [ord(character) for character in text]
@@ -102,10 +105,13 @@ class OfflineModel(ModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         token_ids = (input[0].metadata or {}).get("prompt_token_ids") if input else None
-        if token_ids is not None:
+        scores_prompt = bool((config.extra_body or {}).get("echo") or config.prompt_logprobs)
+        if token_ids is not None and scores_prompt:
             return self.echo(token_ids)
+        if token_ids is not None:  # a prompt sent as token ids (code points here)
+            input = [ChatMessageUser(content="".join(chr(token) for token in token_ids))]
         prompt = "\n".join(message.text for message in input)
-        if (config.extra_body or {}).get("echo"):  # a log-likelihood request sent as text
+        if scores_prompt:  # a log-likelihood request sent as text
             return self.echo([ord(character) for character in prompt])
         last_user = next((m.text for m in reversed(input) if m.role == "user"), prompt)
         if self.model_name == "oracle":
@@ -142,6 +148,7 @@ class OfflineModel(ModelAPI):
             model=f"benchmarks/{self.model_name}", content=text + entries[-1].token
         )
         output.choices[0].logprobs = Logprobs(content=entries)
+        output.choices[0].prompt_logprobs = Logprobs(content=entries[:-1])
         output.usage = ModelUsage(
             input_tokens=len(token_ids), output_tokens=1, total_tokens=len(token_ids) + 1
         )

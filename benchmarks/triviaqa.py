@@ -26,7 +26,9 @@ its draw of ``shots + 1`` with the evaluated question removed),
 ``metric="lm_eval_exact_match"`` and its generation settings.
 Profile ``lm_eval_0.4.13_completions`` is the same task against a base model
 over the completions endpoint (``local-completions``, string prompts): one
-text, for ``openai-api-completions`` or ``vllm-completions`` models.
+text, for ``openai-api-completions`` or ``vllm-completions`` models;
+``lm_eval_0.4.13_completions_token_ids`` sends that text as the server's token
+ids, as ``local-completions`` does with ``tokenizer_backend=remote``.
 tests/peers/test_lm_eval_triviaqa.py checks both against lm-evaluation-harness's
 own code, request by request.
 
@@ -49,11 +51,18 @@ from inspect_ai.dataset import Sample
 from inspect_ai.solver import generate
 
 from benchmarks.answer_matching import STOP_SEQUENCES, AnswerExtraction
+from benchmarks.completions_endpoint import generate_from_token_ids
 from benchmarks.data_source import DataSource, HubDataset
 from benchmarks.fewshot_prompt import fewshot_prompt
 from benchmarks.loading import DataFiles
 from benchmarks.profiles import profile_named
-from benchmarks.profiles.triviaqa import PROFILES, Config, ProfileName, PromptFormat
+from benchmarks.profiles.triviaqa import (
+    PROFILES,
+    CompletionsPrompt,
+    Config,
+    ProfileName,
+    PromptFormat,
+)
 from benchmarks.records import field, string_list
 from benchmarks.registry_names import namespaced
 from benchmarks.spec import BenchmarkSpec, CompareMetric
@@ -89,6 +98,8 @@ def triviaqa(
     answer_extraction: Annotated[AnswerExtraction | None, NoneMeans(PROFILES_VALUE)] = None,
     metric: Annotated[TriviaQAMetric | None, NoneMeans(PROFILES_VALUE)] = None,
     dataset_config: Annotated[Config | None, NoneMeans(PROFILES_VALUE)] = None,
+    completions_prompt: Annotated[CompletionsPrompt | None, NoneMeans(PROFILES_VALUE)] = None,
+    stop_at_eos: Annotated[bool | None, NoneMeans(PROFILES_VALUE)] = None,
     fewshot_split: Split = "train",
     eval_split: Split = "validation",
     num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
@@ -103,10 +114,12 @@ def triviaqa(
 
     Args:
         profile: ``default`` (the paper's metrics, 5-shot), ``lm_eval_0.4.13``
-            (lm-evaluation-harness 0.4.13 against a chat model) or
+            (lm-evaluation-harness 0.4.13 against a chat model),
             ``lm_eval_0.4.13_completions`` (against a base model over the
-            completions endpoint); the switches
-            below that default to None take the profile's.
+            completions endpoint, the prompt as text) or
+            ``lm_eval_0.4.13_completions_token_ids`` (the same, the prompt as the
+            server's token ids); the switches below that default to None take
+            the profile's.
         shots: Demonstrations per question (0 loads no few-shot split).
         fewshot_seed: Seed of the demonstration draws.
         prompt_format: ``default`` (``Question: ...\\nAnswer:``, demonstrations
@@ -131,6 +144,13 @@ def triviaqa(
             as numpy does, punctuation deleted, against ``answer.aliases``).
         dataset_config: Hub config; ``rc.wikipedia.nocontext`` is the closed-book
             Wikipedia subset, ``rc.nocontext`` lm-evaluation-harness's.
+        completions_prompt: ``text`` (the prompt as it is) or ``token_ids`` (the
+            server's ``/tokenize`` ids, left-truncated to 2048 less
+            ``max_tokens``: lm-evaluation-harness's ``local-completions`` with a
+            tokenizer; a completions-endpoint model).
+        stop_at_eos: With ``token_ids``, add the tokenizer's end-of-text string
+            (``/tokenizer_info``) to the stop sequences, as lm-evaluation-harness
+            does with ``num_concurrent=1`` (not with more).
         fewshot_split: Split the demonstrations are drawn from.
         eval_split: Split evaluated (``test`` has no answers and is refused).
         num_examples: Evaluate only the first this many rows (None: all). Unlike
@@ -166,6 +186,11 @@ def triviaqa(
         evidence_max_chars=evidence_max_chars,
     )
     template = block_template(settings.prompt_format, include_evidence)
+    stop_seqs = STOP_SEQUENCES[settings.answer_extraction]
+    if settings.completions_prompt == "token_ids":
+        generation = generate_from_token_ids(stop_at_eos=settings.stop_at_eos)
+    else:
+        generation = generate()
     return Task(
         name="benchmarks/triviaqa",
         dataset=data.dataset,
@@ -177,21 +202,19 @@ def triviaqa(
                 shots=settings.shots,
                 seed=settings.fewshot_seed,
             ),
-            generate(),
+            generation,
         ],
         scorer=triviaqa_scorer(
             metric=settings.metric, answer_extraction=settings.answer_extraction
         ),
-        config=settings.generate.merge(
-            {"stop_seqs": STOP_SEQUENCES[settings.answer_extraction]}  # type: ignore[arg-type]
-        ),
+        config=settings.generate.merge({"stop_seqs": stop_seqs}),  # type: ignore[arg-type]
         metadata={
             "profile": settings.name,
             **settings.switches(),
             "dataset_config": data.config,  # the one read (include_evidence drops ".nocontext")
             **source.metadata(),
         },
-        version="1.4.0",
+        version="1.5.0",
     )
 
 

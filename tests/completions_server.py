@@ -25,6 +25,7 @@ import re
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -42,8 +43,10 @@ def token_id(piece: str) -> int:
 
 
 class Tokenizer:
-    def __init__(self) -> None:
-        self.pieces: dict[int, str] = {token_id(EOS): EOS}
+    """GPT-2-like pieces, ids hashed from their text (every instance knows every piece
+    encoded so far, so a prompt's ids decode anywhere)."""
+
+    pieces: dict[int, str] = {token_id(EOS): EOS}
 
     def encode(self, text: str) -> list[int]:
         ids = []
@@ -54,6 +57,41 @@ class Tokenizer:
 
     def decode(self, ids: list[int]) -> str:
         return "".join(self.pieces[i] for i in ids)
+
+
+def add_tokenizer_routes(
+    app: web.Application, tokenizer: Tokenizer, record: Callable[[str, Any], None]
+) -> None:
+    """vLLM's ``POST /tokenize``, ``POST /detokenize`` and ``GET /tokenizer_info``, each
+    request passed to ``record(path, body)``."""
+
+    async def tokenize(request: web.Request) -> web.Response:
+        body = await request.json()
+        record(request.path, body)
+        ids = tokenizer.encode(body["prompt"])
+        return web.json_response({"count": len(ids), "max_model_len": MAX_MODEL_LEN, "tokens": ids})
+
+    async def detokenize(request: web.Request) -> web.Response:
+        body = await request.json()
+        record(request.path, body)
+        return web.json_response({"prompt": tokenizer.decode(body["tokens"])})
+
+    async def tokenizer_info(request: web.Request) -> web.Response:
+        record(request.path, None)
+        return web.json_response(
+            {
+                "tokenizer_class": "ScriptedTokenizer",
+                "eos_token": EOS,
+                "bos_token": EOS,
+                "pad_token": None,
+                "chat_template": None,
+                "model_max_length": MAX_MODEL_LEN,
+            }
+        )
+
+    app.router.add_post("/tokenize", tokenize)
+    app.router.add_post("/detokenize", detokenize)
+    app.router.add_get("/tokenizer_info", tokenizer_info)
 
 
 def logprob(previous: str, piece: str) -> float:
@@ -80,9 +118,7 @@ class CompletionsServer(ThreadedServer):
     def app(self) -> web.Application:
         app = web.Application(client_max_size=1 << 30)
         app.router.add_post("/v1/completions", self._completions)
-        app.router.add_post("/tokenize", self._tokenize)
-        app.router.add_post("/detokenize", self._detokenize)
-        app.router.add_get("/tokenizer_info", self._tokenizer_info)
+        add_tokenizer_routes(app, self.tokenizer, self._record)
         app.router.add_get("/v1/models", self._models)
         return app
 
@@ -165,30 +201,6 @@ class CompletionsServer(ThreadedServer):
                     "completion_tokens": completion_tokens,
                     "total_tokens": prompt_tokens + completion_tokens,
                 },
-            }
-        )
-
-    async def _tokenize(self, request: web.Request) -> web.Response:
-        body = await request.json()
-        self._record(request.path, body)
-        ids = self.tokenizer.encode(body["prompt"])
-        return web.json_response({"count": len(ids), "max_model_len": MAX_MODEL_LEN, "tokens": ids})
-
-    async def _detokenize(self, request: web.Request) -> web.Response:
-        body = await request.json()
-        self._record(request.path, body)
-        return web.json_response({"prompt": self.tokenizer.decode(body["tokens"])})
-
-    async def _tokenizer_info(self, request: web.Request) -> web.Response:
-        self._record(request.path, None)
-        return web.json_response(
-            {
-                "tokenizer_class": "ScriptedTokenizer",
-                "eos_token": EOS,
-                "bos_token": EOS,
-                "pad_token": None,
-                "chat_template": None,
-                "model_max_length": MAX_MODEL_LEN,
             }
         )
 

@@ -36,6 +36,7 @@ from typing import Any, Literal
 
 from aiohttp import web
 
+from tests.completions_server import Tokenizer, add_tokenizer_routes
 from tests.threaded_server import HOST, ThreadedServer
 
 FaultKind = Literal["status", "malformed_json", "reset", "stall", "empty_choices"]
@@ -79,11 +80,24 @@ def cut_at_stop(text: str, stop: str | list[str] | None) -> str:
     return text[: min(positions)] if positions else text
 
 
+def prompt_ids(request: dict[str, Any]) -> list[int] | None:
+    """The token ids of a completions request's prompt (one prompt, or a batch of one)."""
+    prompt = request.get("prompt")
+    if isinstance(prompt, list) and len(prompt) == 1 and isinstance(prompt[0], list):
+        prompt = prompt[0]
+    if isinstance(prompt, list) and prompt and all(isinstance(t, int) for t in prompt):
+        return prompt
+    return None
+
+
 def user_text(request: dict[str, Any]) -> str:
     """The text of the last user message of a chat request (text parts joined), or the
-    prompt of a text completions request."""
+    prompt of a text completions request (token ids decoded)."""
     if isinstance(request.get("prompt"), str):
         return str(request["prompt"])
+    ids = prompt_ids(request)
+    if ids is not None:
+        return Tokenizer().decode(ids)
     for message in reversed(request.get("messages", [])):
         if message.get("role") != "user":
             continue
@@ -101,11 +115,16 @@ class LoopbackServer(ThreadedServer):
 
     name = "loopback server"
 
-    def __init__(self, reply: Reply, *, honour_stop: bool = True, port: int = 0) -> None:
+    def __init__(
+        self, reply: Reply, *, honour_stop: bool = True, port: int = 0, tokenizer: bool = False
+    ) -> None:
         super().__init__(port)
         self.reply = reply
         self.honour_stop = honour_stop
+        # vLLM's tokenizer endpoints (tests/completions_server.py), and token-id prompts
+        self.tokenizer = Tokenizer() if tokenizer else None
         self.requests: list[dict[str, Any]] = []
+        self.tokenizer_requests: list[tuple[str, Any]] = []
         self._lock = threading.Lock()
 
     # -- serving ---------------------------------------------------------------
@@ -116,7 +135,13 @@ class LoopbackServer(ThreadedServer):
             app.router.add_post(f"{prefix}/chat/completions", self._chat_completions)
             app.router.add_post(f"{prefix}/completions", self._text_completions)
             app.router.add_get(f"{prefix}/models", self._models)
+        if self.tokenizer is not None:
+            add_tokenizer_routes(app, self.tokenizer, self._record_tokenizer_request)
         return app
+
+    def _record_tokenizer_request(self, path: str, body: Any) -> None:
+        with self._lock:
+            self.tokenizer_requests.append((path, body))
 
     async def _models(self, request: web.Request) -> web.Response:
         return web.json_response(
@@ -139,7 +164,9 @@ class LoopbackServer(ThreadedServer):
         body = await request.json()
         with self._lock:
             self.requests.append(body)
-        if not isinstance(body.get("prompt"), str):
+        if not isinstance(body.get("prompt"), str) and (
+            self.tokenizer is None or not prompt_ids(body)
+        ):
             error = {"message": "this server takes a string prompt", "type": "invalid_request"}
             return web.json_response({"error": error}, status=400)
         outcome = self.reply(body)

@@ -29,6 +29,7 @@ def test_there_is_a_configuration_per_reference_profile() -> None:
         "simpleqa_verified_starter.yaml",
         "triviaqa_lm_eval.yaml",
         "triviaqa_lm_eval_completions.yaml",
+        "triviaqa_lm_eval_completions_token_ids.yaml",
         "winogrande_evalscope.yaml",
         "winogrande_lm_eval.yaml",
         "winogrande_lm_eval_gguf.yaml",

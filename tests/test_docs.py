@@ -57,6 +57,8 @@ NOT_RUN_HERE = {
     "python -m bench.": "the benchmark harness (minutes; see bench/README.md)",
     "python examples/analyze_logs.py": "run by tests/test_examples.py",
     "jupyter ": "run by tests/test_examples.py (the notebook)",
+    "python -m llama_cpp.server": "serves a GGUF model (llama-cpp-python, a real model)",
+    "lm-eval ": "lm-evaluation-harness itself (tests/peers runs it against scripted servers)",
 }
 
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")

@@ -26,6 +26,7 @@ from benchmarks.answer_matching import (
 from benchmarks.loading import DataError
 from benchmarks.triviaqa import triviaqa
 from benchmarks.triviaqa_scorer import triviaqa_metrics
+from tests.completions_server import Tokenizer
 from tests.loopback_server import LoopbackServer
 from tests.prompts import prompt, prompts_of
 from tests.scripted import replies_by_prompt
@@ -783,3 +784,35 @@ def test_the_completions_profile_sends_one_prompt_and_the_chat_layout_is_refused
         "-T fewshot_as_multiturn=false (for TriviaQA, -T "
         "profile=lm_eval_0.4.13_completions), or use a chat provider.')"
     )
+
+
+def test_token_ids_are_the_servers_left_truncated_with_the_end_of_text_stop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOOPBACK_API_KEY", "loopback")
+    with LoopbackServer(lambda request: "Paris", tokenizer=True) as server:
+        monkeypatch.setenv("LOOPBACK_BASE_URL", server.base_url)
+        [log] = eval(
+            triviaqa(profile="lm_eval_0.4.13_completions_token_ids", bundled_sample=True),
+            model="openai-api-completions/loopback/scripted",
+            model_base_url=server.base_url,
+            log_dir=str(tmp_path),
+            display="none",
+            max_retries=1,
+            max_tokens=2040,  # MAX_LENGTH 2048 less these: the prompt keeps its last 8 tokens
+            limit=2,
+        )
+        sent, tokenized = list(server.requests), list(server.tokenizer_requests)
+    assert log.status == "success" and log.samples is not None
+    texts = [body["prompt"] for path, body in tokenized if path == "/tokenize"]
+    assert {body["add_special_tokens"] for path, body in tokenized if path == "/tokenize"} == {
+        False
+    }
+    # the prompt text shown in the viewer is the text tokenized
+    shown = [[m.text for m in sample.messages if m.role == "user"][0] for sample in log.samples]
+    assert sorted(texts) == sorted(shown) and all(t.count("\nAnswer:") == 6 for t in texts)
+    tokenizer = Tokenizer()
+    expected = sorted(tokenizer.encode(text)[-8:] for text in texts)
+    assert sorted(body["prompt"] for body in sent) == expected
+    assert {tuple(body["stop"]) for body in sent} == {("\n", ".", ",", "<|endoftext|>")}
+    assert {body["max_tokens"] for body in sent} == {2040}

@@ -22,7 +22,13 @@ Config = Literal[
     "unfiltered",
 ]
 PromptFormat = Literal["default", "lm_eval"]
-ProfileName = Literal["default", "lm_eval_0.4.13", "lm_eval_0.4.13_completions"]
+CompletionsPrompt = Literal["text", "token_ids"]
+ProfileName = Literal[
+    "default",
+    "lm_eval_0.4.13",
+    "lm_eval_0.4.13_completions",
+    "lm_eval_0.4.13_completions_token_ids",
+]
 
 
 @dataclass(frozen=True)
@@ -36,6 +42,8 @@ class TriviaQAProfile(Profile):
     fewshot_as_multiturn: bool = False
     answer_extraction: AnswerExtraction = "stop_sequences"
     metric: TriviaQAMetric = "normalized_alias_exact_match"
+    completions_prompt: CompletionsPrompt = "text"
+    stop_at_eos: bool = False
 
 
 # lm-evaluation-harness's default max_gen_toks. The longest alias in 3,000 real
@@ -78,5 +86,22 @@ PROFILES: dict[str, TriviaQAProfile] = {
         fewshot_as_multiturn=False,
         answer_extraction="lm_eval",
         metric="lm_eval_exact_match",
+    ),
+    "lm_eval_0.4.13_completions_token_ids": TriviaQAProfile(
+        name="lm_eval_0.4.13_completions_token_ids",
+        reference="lm-evaluation-harness 0.4.13 `triviaqa` against a base model over the "
+        "completions endpoint with the server's tokenizer (local-completions, "
+        "tokenizer_backend=remote, its choice against a server with /tokenizer_info such as "
+        "vLLM; num_concurrent=1, its default; --num_fewshot 5, no chat template)",
+        proof="tests/peers/test_lm_eval_triviaqa.py",
+        generate=GenerateConfig(temperature=0.0, max_tokens=MAX_TOKENS, seed=1234),
+        dataset_config="rc.nocontext",
+        prompt_format="lm_eval",
+        fewshot_as_multiturn=False,
+        answer_extraction="lm_eval",
+        metric="lm_eval_exact_match",
+        completions_prompt="token_ids",
+        # its synchronous client (num_concurrent=1) adds the tokenizer's end-of-text string
+        stop_at_eos=True,
     ),
 }

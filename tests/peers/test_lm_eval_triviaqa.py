@@ -54,6 +54,7 @@ DATA_FILES = {
 CONFIGS = {
     "chat": ROOT / "configs" / "triviaqa_lm_eval.yaml",
     "completions": ROOT / "configs" / "triviaqa_lm_eval_completions.yaml",
+    "completions_token_ids": ROOT / "configs" / "triviaqa_lm_eval_completions_token_ids.yaml",
 }
 # layout -> (lm-eval's client and its arguments, this project's configuration, overrides)
 LAYOUTS: dict[str, tuple[list[str], str, dict[str, Any]]] = {
@@ -68,6 +69,7 @@ LAYOUTS: dict[str, tuple[list[str], str, dict[str, Any]]] = {
         {"fewshot_as_multiturn": False},
     ),
     "completions": (["local-completions"], "completions", {}),
+    "completions_token_ids": (["local-completions"], "completions_token_ids", {}),
 }
 RUN_TIMEOUT_SECONDS = 600
 
@@ -132,10 +134,20 @@ def scripted_reply(request: dict[str, Any]) -> str:
 
 
 def by_question(requests: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Request bodies keyed by the question they end with; each question asked once."""
-    keyed = {asked(request): request for request in requests}
+    """Request bodies keyed by the question they end with; each question asked once. A
+    batch of one token-id prompt (``[[ids]]``, what lm-evaluation-harness's synchronous
+    client sends) is read as the one prompt (``[ids]``, Inspect's): the server treats
+    them alike."""
+    keyed = {asked(request): one_prompt(request) for request in requests}
     assert len(keyed) == len(requests) == len(VALIDATION)
     return keyed
+
+
+def one_prompt(request: dict[str, Any]) -> dict[str, Any]:
+    prompt = request.get("prompt")
+    if isinstance(prompt, list) and len(prompt) == 1 and isinstance(prompt[0], list):
+        return {**request, "prompt": prompt[0]}
+    return request
 
 
 # ---------------------------------------------------------------------------
@@ -175,10 +187,14 @@ def run_lm_eval(
     tasks = local_task_dir(python, tmp / "lm_eval_tasks")
     output = tmp / "lm_eval_output"
     client, *options = LAYOUTS[layout][0]
-    with LoopbackServer(scripted_reply) as server:
+    token_ids = layout == "completions_token_ids"
+    with LoopbackServer(scripted_reply, tokenizer=token_ids) as server:
         endpoint = "chat/completions" if client == "local-chat-completions" else "completions"
-        # local-completions without a tokenizer sends the prompt as a string
-        tokenizer = ",tokenizer_backend=none" if client == "local-completions" else ""
+        # local-completions without a tokenizer sends the prompt as a string; with the
+        # server's (its choice where /tokenizer_info answers), token ids
+        tokenizer = {"local-completions": ",tokenizer_backend=none"}.get(client, "")
+        if token_ids:
+            tokenizer = ",tokenizer_backend=remote"
         command = [
             str(python.with_name("lm-eval")),
             "run",
@@ -235,7 +251,7 @@ def run_configured(
     params = parse_run_config(str(CONFIGS[config]))
     task_name, task_args = params.pop("tasks"), params.pop("task_args")
     assert task_name == "benchmarks/triviaqa"
-    with LoopbackServer(scripted_reply) as server:
+    with LoopbackServer(scripted_reply, tokenizer=config == "completions_token_ids") as server:
         monkeypatch.setenv("LOOPBACK_BASE_URL", server.base_url)
         monkeypatch.setenv("LOOPBACK_API_KEY", "loopback")
         [log] = eval(
@@ -279,7 +295,7 @@ def test_requests_verdicts_and_metric_match_lm_eval(
         tmp_path, monkeypatch, config, **overrides
     )
 
-    prompt = "prompt" if layout == "completions" else "messages"
+    prompt = "prompt" if layout.startswith("completions") else "messages"
     assert lm_requests.keys() == our_requests.keys()
     prompts_identical = sum(
         lm_requests[key][prompt] == our_requests[key][prompt] for key in lm_requests
@@ -290,6 +306,7 @@ def test_requests_verdicts_and_metric_match_lm_eval(
         "multiturn": PEER,
         "single_message": f"{PEER} (fewshot_as_multiturn=false)",
         "completions": f"{PEER} (local-completions, base models)",
+        "completions_token_ids": f"{PEER} (local-completions, server tokenizer, base models)",
     }[layout]
     record(
         PeerResult(
@@ -305,6 +322,8 @@ def test_requests_verdicts_and_metric_match_lm_eval(
     first = lm_requests[next(iter(lm_requests))]
     if layout == "completions":  # one text: five demonstrations, then the question
         assert isinstance(first["prompt"], str) and first["prompt"].count("\nAnswer:") == 6
+    elif layout == "completions_token_ids":  # that text as token ids, and end-of-text stops
+        assert user_text(first).count("\nAnswer:") == 6 and first["stop"][-1] == "<|endoftext|>"
     else:
         layout_roles = [message["role"] for message in first["messages"]]
         multiturn = layout == "multiturn"
