@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from inspect_ai.model import GenerateConfig
@@ -51,6 +51,30 @@ class TriviaQAProfile(Profile):
 # byte, so the limit cannot cut a real answer; it bounds a reply that runs on.
 MAX_TOKENS = 256
 
+LM_EVAL_CHAT = TriviaQAProfile(
+    name="lm_eval_0.4.13",
+    reference="lm-evaluation-harness 0.4.13 `triviaqa` against a chat model "
+    "(local-chat-completions, --num_fewshot 5 --apply_chat_template)",
+    proof="tests/peers/test_lm_eval_triviaqa.py",
+    # the body its local-chat-completions sends: max_gen_toks 256, seed 1234
+    generate=GenerateConfig(temperature=0.0, max_tokens=MAX_TOKENS, seed=1234),
+    dataset_config="rc.nocontext",
+    prompt_format="lm_eval",
+    fewshot_as_multiturn=True,
+    answer_extraction="lm_eval",
+    metric="lm_eval_exact_match",
+)
+# the body its local-completions sends is the same: max_gen_toks 256, seed 1234 (and, with
+# no tokenizer, no end-of-text string among the stops)
+LM_EVAL_COMPLETIONS = replace(
+    LM_EVAL_CHAT,
+    name="lm_eval_0.4.13_completions",
+    reference="lm-evaluation-harness 0.4.13 `triviaqa` against a base model over the "
+    "completions endpoint (local-completions with string prompts: tokenizer_backend=none "
+    "or tokenized_requests=False, --num_fewshot 5, no chat template)",
+    fewshot_as_multiturn=False,
+)
+
 PROFILES: dict[str, TriviaQAProfile] = {
     "default": TriviaQAProfile(
         name="default",
@@ -59,47 +83,15 @@ PROFILES: dict[str, TriviaQAProfile] = {
         proof=None,
         generate=GenerateConfig(max_tokens=MAX_TOKENS),
     ),
-    "lm_eval_0.4.13": TriviaQAProfile(
-        name="lm_eval_0.4.13",
-        reference="lm-evaluation-harness 0.4.13 `triviaqa` against a chat model "
-        "(local-chat-completions, --num_fewshot 5 --apply_chat_template)",
-        proof="tests/peers/test_lm_eval_triviaqa.py",
-        # the body its local-chat-completions sends: max_gen_toks 256, seed 1234
-        generate=GenerateConfig(temperature=0.0, max_tokens=MAX_TOKENS, seed=1234),
-        dataset_config="rc.nocontext",
-        prompt_format="lm_eval",
-        fewshot_as_multiturn=True,
-        answer_extraction="lm_eval",
-        metric="lm_eval_exact_match",
-    ),
-    "lm_eval_0.4.13_completions": TriviaQAProfile(
-        name="lm_eval_0.4.13_completions",
-        reference="lm-evaluation-harness 0.4.13 `triviaqa` against a base model over the "
-        "completions endpoint (local-completions with string prompts: tokenizer_backend=none "
-        "or tokenized_requests=False, --num_fewshot 5, no chat template)",
-        proof="tests/peers/test_lm_eval_triviaqa.py",
-        # the body its local-completions sends: max_gen_toks 256, seed 1234 (and, with no
-        # tokenizer, no end-of-text string among the stops)
-        generate=GenerateConfig(temperature=0.0, max_tokens=MAX_TOKENS, seed=1234),
-        dataset_config="rc.nocontext",
-        prompt_format="lm_eval",
-        fewshot_as_multiturn=False,
-        answer_extraction="lm_eval",
-        metric="lm_eval_exact_match",
-    ),
-    "lm_eval_0.4.13_completions_token_ids": TriviaQAProfile(
+    "lm_eval_0.4.13": LM_EVAL_CHAT,
+    "lm_eval_0.4.13_completions": LM_EVAL_COMPLETIONS,
+    "lm_eval_0.4.13_completions_token_ids": replace(
+        LM_EVAL_COMPLETIONS,
         name="lm_eval_0.4.13_completions_token_ids",
         reference="lm-evaluation-harness 0.4.13 `triviaqa` against a base model over the "
         "completions endpoint with the server's tokenizer (local-completions, "
         "tokenizer_backend=remote, its choice against a server with /tokenizer_info such as "
         "vLLM; num_concurrent=1, its default; --num_fewshot 5, no chat template)",
-        proof="tests/peers/test_lm_eval_triviaqa.py",
-        generate=GenerateConfig(temperature=0.0, max_tokens=MAX_TOKENS, seed=1234),
-        dataset_config="rc.nocontext",
-        prompt_format="lm_eval",
-        fewshot_as_multiturn=False,
-        answer_extraction="lm_eval",
-        metric="lm_eval_exact_match",
         completions_prompt="token_ids",
         # its synchronous client (num_concurrent=1) adds the tokenizer's end-of-text string
         stop_at_eos=True,

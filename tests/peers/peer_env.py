@@ -133,13 +133,20 @@ def require_simple_evals() -> Path:
 
 @dataclass
 class PeerResult:
-    """One peer comparison: how many rows, and how many agreed on each thing compared."""
+    """One peer comparison: how many rows, and how many agreed on each thing compared.
+
+    ``peer`` and ``compared`` are the README's "reference" and "compared" columns;
+    ``verdicts_note`` follows the verdict count there; ``notes`` (run details, such
+    as timings) is printed, not kept in the results file.
+    """
 
     peer: str
     version: str
     rows: int
     prompts_identical: int
     verdicts_identical: int
+    compared: str = ""
+    verdicts_note: str = ""
     notes: str = ""
 
     def line(self) -> str:
@@ -149,15 +156,24 @@ class PeerResult:
             f"{self.verdicts_identical}/{self.rows}" + (f" ({self.notes})" if self.notes else "")
         )
 
+    def kept(self) -> dict[str, object]:
+        return {key: value for key, value in asdict(self).items() if key != "notes"}
+
 
 RESULTS: list[PeerResult] = []
-RESULTS_FILE = ENV_DIR / "last_run.json"
+# What the last run of the peer comparisons found, rewritten by every run; the README's
+# "Verified against" table is made from it (python -m tests.peers.verified_table).
+RESULTS_FILE = ROOT / "tests" / "peers" / "results.json"
+
+
+def start_results() -> None:
+    """Begin a run's results from nothing (the file of an earlier run is not kept)."""
+    RESULTS.clear()
+    RESULTS_FILE.write_text("[]\n", encoding="utf-8")
 
 
 def record(result: PeerResult) -> None:
-    """Keep a comparison's counts for the end-of-run summary (and ``last_run.json``)."""
+    """Keep a comparison's counts for the end-of-run summary and the results file."""
     RESULTS.append(result)
-    ENV_DIR.mkdir(parents=True, exist_ok=True)
-    previous = json.loads(RESULTS_FILE.read_text()) if RESULTS_FILE.exists() else {}
-    previous[result.peer] = asdict(result)
-    RESULTS_FILE.write_text(json.dumps(previous, indent=2))
+    rows = [kept.kept() for kept in RESULTS]
+    RESULTS_FILE.write_text(json.dumps(rows, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

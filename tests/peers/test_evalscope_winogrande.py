@@ -202,13 +202,13 @@ def test_winogrande_against_evalscope_end_to_end(tmp_path: Path) -> None:
     ]
     record(
         PeerResult(
-            peer="evalscope winogrande",
+            peer="evalscope `winogrande`",
             version=RELEASE,
             rows=len(ROWS),
             prompts_identical=len(same_prompt),
             verdicts_identical=len(same_verdict),
-            notes=f"accuracy {peer_accuracy:.4f} vs {our_accuracy:.4f}, "
-            f"{len(REPLY_FORMATS)} reply formats",
+            compared=f"messages sent, parsed letter ({len(REPLY_FORMATS)} reply formats), accuracy",
+            notes=f"accuracy {peer_accuracy:.4f} vs {our_accuracy:.4f}",
         )
     )
     assert [row for row in rows if row not in same_prompt] == []

@@ -45,7 +45,7 @@ from tests.peers.peer_env import ROOT, PeerResult, lm_eval_task_yaml, peer_pytho
 
 LM_EVAL = ["lm-eval[api]==0.4.13"]
 VERSION = "0.4.13"
-PEER = "lm-evaluation-harness triviaqa"
+PEER = "lm-evaluation-harness `triviaqa`"
 FIXTURES = ROOT / "tests" / "fixtures" / "triviaqa"
 DATA_FILES = {
     "train": str(FIXTURES / "lm_eval_train.jsonl"),
@@ -129,8 +129,24 @@ def asked(request: dict[str, Any]) -> str:
     return user_text(request).rsplit("\n\n", 1)[-1]
 
 
+UNKNOWN = "<no question of the fixture ends this prompt>"
+
+
 def scripted_reply(request: dict[str, Any]) -> str:
-    return reply_for(ROW_BY_PROMPT[asked(request)])
+    """The question's reply; a prompt that ends with no fixture question gets a marked reply
+    (not a server error, which would be retried), and the comparison shows it."""
+    row = ROW_BY_PROMPT.get(asked(request))
+    return UNKNOWN if row is None else reply_for(row)
+
+
+def first_difference(ours: dict[str, Any], theirs: dict[str, Any]) -> str | None:
+    """The first question (in the peer's order) whose request differs, with both bodies."""
+    for key, body in theirs.items():
+        if ours.get(key) != body:
+            mine = ours.get(key) or next((ours[k] for k in ours if k not in theirs), "no request")
+            return f"first differing request ({key!r}):\nlm-eval: {body}\nours:    {mine}"
+    extra = [key for key in ours if key not in theirs]
+    return f"requests only ours sent: {extra[:2]}" if extra else None
 
 
 def by_question(requests: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -139,7 +155,7 @@ def by_question(requests: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     client sends) is read as the one prompt (``[ids]``, Inspect's): the server treats
     them alike."""
     keyed = {asked(request): one_prompt(request) for request in requests}
-    assert len(keyed) == len(requests) == len(VALIDATION)
+    assert len(keyed) == len(requests), "a question asked twice"
     return keyed
 
 
@@ -296,26 +312,33 @@ def test_requests_verdicts_and_metric_match_lm_eval(
     )
 
     prompt = "prompt" if layout.startswith("completions") else "messages"
+    difference = first_difference(our_requests, lm_requests)
+    assert difference is None, difference
+    assert len(lm_requests) == len(VALIDATION)
     assert lm_requests.keys() == our_requests.keys()
     prompts_identical = sum(
         lm_requests[key][prompt] == our_requests[key][prompt] for key in lm_requests
     )
     assert lm_verdicts.keys() == our_verdicts.keys()
     verdicts_identical = sum(lm_verdicts[key] == our_verdicts[key] for key in lm_verdicts)
-    peer = {
-        "multiturn": PEER,
-        "single_message": f"{PEER} (fewshot_as_multiturn=false)",
-        "completions": f"{PEER} (local-completions, base models)",
-        "completions_token_ids": f"{PEER} (local-completions, server tokenizer, base models)",
+    peer, sent = {
+        "multiturn": ("chat, `--fewshot_as_multiturn` true", "messages, roles and bytes"),
+        "single_message": ("chat, `--fewshot_as_multiturn` false", "messages, roles and bytes"),
+        "completions": ("`local-completions`", "the prompt as one string"),
+        "completions_token_ids": (
+            "`local-completions` with the server's tokenizer",
+            "the prompt as token ids, the end-of-text stop",
+        ),
     }[layout]
     record(
         PeerResult(
-            peer=peer,
+            peer=f"{PEER}, {peer}",
             version=VERSION,
             rows=len(VALIDATION),
             prompts_identical=prompts_identical,
             verdicts_identical=verdicts_identical,
-            notes="request bodies, the prompt and generation settings, compared whole",
+            compared=f"request bodies ({sent}, every generation setting), extracted answer, "
+            "exact match",
         )
     )
 

@@ -1,4 +1,6 @@
-"""lmms-eval's scienceqa against ours, question by question, on 50 real test rows.
+"""lmms-eval's scienceqa against ours, question by question, on 50 real test rows and five
+of their images in the other modes real ScienceQA images come in (palette, RGBA, LA,
+grayscale, CMYK).
 
 lmms-eval 0.7.3 needs torch, so it is not installed: its wheel is downloaded and its
 task folder (``lmms_eval/tasks/scienceqa/utils.py``, ``scienceqa.yaml``) is run as is in
@@ -6,8 +8,9 @@ a small venv holding what that code touches (``datasets`` to read the rows the w
 lmms-eval's loader hands them over, as PIL images; ``utils.py`` imports nothing).
 Ours is the task built from the arguments of ``configs/scienceqa_lmms_eval.yaml``.
 Compared per question: the prompt text (``sqa_doc_to_text`` with the yaml's default
-``lmms_eval_specific_kwargs``), the image pixels (``sqa_doc_to_visual`` against the image
-we send, both decoded to RGB), and for each reply of ``replies_for`` the verdict
+``lmms_eval_specific_kwargs``), the image pixels (``sqa_doc_to_visual``'s RGB image
+against the image we send, decoded without conversion, so that our conversion is what
+is compared), and for each reply of ``replies_for`` the verdict
 (``sqa_process_results`` against the task's own scorer). The config's generation
 settings are checked against the yaml's ``generation_kwargs``.
 """
@@ -38,6 +41,9 @@ from tests.peers.peer_env import ROOT, PeerResult, downloaded_wheel, peer_python
 
 VERSION = "0.7.3"
 FIXTURE = ROOT / "tests" / "fixtures" / "scienceqa" / "test_slice.hf.parquet"
+# Five of its image rows with the image in palette (one colour transparent), RGBA (half
+# transparent), LA, grayscale and CMYK (JPEG) modes, as real ScienceQA has besides RGB.
+IMAGE_MODES = ROOT / "tests" / "fixtures" / "scienceqa" / "image_modes.hf.parquet"
 CONFIG = ROOT / "configs" / "scienceqa_lmms_eval.yaml"
 TASK_FILES = ("utils.py", "scienceqa.yaml", "scienceqa_img.yaml")
 # What lmms_eval/tasks/scienceqa/utils.py needs: rows decoded as lmms-eval's loader
@@ -115,12 +121,12 @@ print(json.dumps(results))
 
 
 def run_lmms_eval(
-    folder: Path, kwargs: dict[str, Any], replies: list[list[str]], out_dir: Path
+    folder: Path, kwargs: dict[str, Any], replies: list[list[str]], rows: Path, out_dir: Path
 ) -> list[dict[str, Any]]:
     python = peer_python("lmms-eval-scienceqa", PEER_REQUIREMENTS)
     out_dir.mkdir()
     done = subprocess.run(
-        [str(python), "-c", RUN_LMMS_EVAL, str(folder / "utils.py"), str(FIXTURE), str(out_dir)],
+        [str(python), "-c", RUN_LMMS_EVAL, str(folder / "utils.py"), str(rows), str(out_dir)],
         input=json.dumps([kwargs, replies]),
         capture_output=True,
         text=True,
@@ -150,14 +156,15 @@ def split_input(task: Task, sample: Sample) -> tuple[str, list[ContentImage]]:
     return parts[-1].text, [part for part in parts[:-1] if isinstance(part, ContentImage)]
 
 
-def rgb(image: ContentImage) -> Image.Image:
-    """An image we send, decoded and converted to RGB (a data URI or a file)."""
+def decoded(image: ContentImage) -> Image.Image:
+    """An image we send (a data URI or a file), decoded as it is: no conversion here, so
+    what is compared is the conversion our task made."""
     source = image.image
     if source.startswith("data:"):
         data = base64.b64decode(source.split(",", 1)[1])
     else:
         data = Path(source.removeprefix("file://")).read_bytes()
-    return Image.open(io.BytesIO(data)).convert("RGB")
+    return Image.open(io.BytesIO(data))
 
 
 def same_pixels(ours: list[ContentImage], theirs: list[dict[str, Any]]) -> list[bool]:
@@ -167,11 +174,11 @@ def same_pixels(ours: list[ContentImage], theirs: list[dict[str, Any]]) -> list[
         if index >= len(ours) or index >= len(theirs):
             checks.append(False)
             continue
-        decoded, their = rgb(ours[index]), theirs[index]
+        image, their = decoded(ours[index]), theirs[index]
         checks.append(
-            their["mode"] == "RGB"
-            and list(decoded.size) == their["size"]
-            and decoded.tobytes() == Path(their["pixels"]).read_bytes()
+            image.mode == their["mode"] == "RGB"
+            and list(image.size) == their["size"]
+            and image.tobytes() == Path(their["pixels"]).read_bytes()
         )
     return checks
 
@@ -223,22 +230,26 @@ def test_scienceqa_against_lmms_eval(tmp_path: Path) -> None:
     reference = yaml.load((folder / "scienceqa.yaml").read_text(), Loader=FunctionTag)
     kwargs = reference["lmms_eval_specific_kwargs"]["default"]
     task_args = yaml.safe_load(CONFIG.read_text())["task"]["args"]
-    task = scienceqa(**task_args, data_files=str(FIXTURE))
-    [task_scorer] = task.scorer or []
-    samples = list(task.dataset)
-
-    replies = []
-    for sample in samples:
-        assert isinstance(sample.target, str) and sample.choices is not None
-        wrong = "A" if sample.target != "A" else "B"
-        choice = sample.choices[ord(sample.target) - ord("A")]
-        replies.append(replies_for(sample.target, wrong, choice))
-    theirs = run_lmms_eval(folder, kwargs, replies, tmp_path / "pixels")
-    assert len(theirs) == len(samples) == 50
+    tasks, samples, replies, theirs = [], [], [], []
+    for number, rows in enumerate((FIXTURE, IMAGE_MODES)):
+        task = scienceqa(**task_args, data_files=str(rows))
+        rows_samples = list(task.dataset)
+        rows_replies = []
+        for sample in rows_samples:
+            assert isinstance(sample.target, str) and sample.choices is not None
+            wrong = "A" if sample.target != "A" else "B"
+            choice = sample.choices[ord(sample.target) - ord("A")]
+            rows_replies.append(replies_for(sample.target, wrong, choice))
+        theirs += run_lmms_eval(folder, kwargs, rows_replies, rows, tmp_path / f"pixels{number}")
+        tasks += [task] * len(rows_samples)
+        samples += rows_samples
+        replies += rows_replies
+    assert len(theirs) == len(samples) == 55
 
     same_prompt, same_verdicts, pixel_checks, verdict_checks = [], [], [], []
     differences: list[Any] = []
-    for position, (sample, peer) in enumerate(zip(samples, theirs, strict=True)):
+    for position, (task, sample, peer) in enumerate(zip(tasks, samples, theirs, strict=True)):
+        [task_scorer] = task.scorer or []
         text, our_images = split_input(task, sample)
         pixels = same_pixels(our_images, peer["images"])
         pixel_checks.extend(pixels)
@@ -254,7 +265,9 @@ def test_scienceqa_against_lmms_eval(tmp_path: Path) -> None:
             differences.append((position, replies[position], ours, peer["verdicts"]))
     record(
         PeerResult(
-            peer="lmms-eval scienceqa",
+            peer="lmms-eval `scienceqa`",
+            compared="its task functions, no request: prompt text, image pixels (five images "
+            f"in non-RGB modes), verdict ({len(replies[0])} replies a question)",
             version=VERSION,
             rows=len(samples),
             prompts_identical=len(same_prompt),
@@ -264,6 +277,6 @@ def test_scienceqa_against_lmms_eval(tmp_path: Path) -> None:
         )
     )
     assert differences == []
-    assert len(pixel_checks) == 24 == sum((s.metadata or {})["has_image"] for s in samples)
+    assert len(pixel_checks) == 29 == sum((s.metadata or {})["has_image"] for s in samples)
     # the replies are not all read alike: lmms-eval strips and ignores case, nothing more
     assert theirs[0]["verdicts"] == [1.0] * 6 + [0.0] * 10
