@@ -181,3 +181,26 @@ def test_prompt_logprobs_sends_the_same_ids_and_sums_the_same(
         "seed": 1234,
         "prompt_logprobs": 1,
     }
+
+
+def test_vllm_completions_scores_as_openai_api_completions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Inspect's vLLM provider against a running server (model_base_url): its own /tokenize
+    echoed, _ = run_through_server(tmp_path, monkeypatch)
+    monkeypatch.setenv("VLLM_API_KEY", "loopback")
+    with CompletionsServer() as server:
+        (log,) = eval(
+            winogrande(profile="lm_eval_0.4.13", bundled_sample=True),
+            model="vllm-completions/scripted",
+            model_base_url=server.base_url,
+            log_dir=str(tmp_path / "vllm"),
+            display="none",
+        )
+        tokenized = [body for path, body in server.requests if path == "/tokenize"]
+    assert log.status == "success" and log.samples is not None, log.error
+    scores = [sample.scores["loglikelihood_choice"] for sample in log.samples]  # type: ignore[index]
+    assert [score.metadata["loglikelihoods"] for score in scores] == echoed  # type: ignore[index]
+    assert len(tokenized) == 4 * 40 and {body["add_special_tokens"] for body in tokenized} == {
+        False
+    }
