@@ -581,7 +581,7 @@ def test_scores_record_extracted_normalized_and_matched(tmp_path: Path) -> None:
         (
             {"profile": "lm_eval"},
             "triviaqa: unknown profile 'lm_eval'; choose one of default, lm_eval_0.4.13, "
-            "lm_eval_0.4.13_completions.",
+            "lm_eval_0.4.13_completions, lm_eval_0.4.13_completions_token_ids.",
         ),
         (
             {"fewshot_split": "test"},
