@@ -34,6 +34,7 @@ from typing import Any
 import yaml
 
 from bench.http_runs import REPO_DIR, lm_eval_python, timed_process
+from tests.peers.peer_env import lm_eval_task_yaml
 
 FIXTURE = REPO_DIR / "tests" / "fixtures" / "winogrande" / "validation_full.jsonl"
 CONFIG = REPO_DIR / "configs" / "winogrande_lm_eval.yaml"
@@ -73,9 +74,7 @@ def ours(port: int, shots: int, connections: int, work: Path, env: dict[str, str
 def lm_eval(
     python: str, port: int, shots: int, connections: int, work: Path, env: dict[str, str]
 ) -> dict:
-    where = "import lm_eval, pathlib; print(pathlib.Path(lm_eval.__file__).parent)"
-    folder = subprocess.run([python, "-c", where], capture_output=True, text=True, check=True)
-    original = Path(folder.stdout.strip()) / "tasks" / "winogrande" / "default.yaml"
+    original = lm_eval_task_yaml(Path(python), "winogrande/default.yaml")
     tasks = work / "tasks"
     tasks.mkdir(exist_ok=True)
     local = {

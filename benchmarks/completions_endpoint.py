@@ -40,6 +40,12 @@ def sends_one_prompt(model: str) -> bool:
     return model.split("/", 1)[0] in COMPLETIONS_PROVIDERS
 
 
+def answers_completions_requests(model: Model) -> bool:
+    """Whether ``model`` takes token-id prompts and echoes log-probabilities: a completions
+    provider, or the offline models (``benchmarks/oracle``, ``random``), which act as one."""
+    return sends_one_prompt(str(model)) or getattr(model.api, "echoes_prompt_logprobs", False)
+
+
 def _server_root(api: Any) -> tuple[str, dict[str, str]]:
     root = str(api.base_url).rstrip("/").removesuffix("/v1")
     headers = {"Authorization": f"Bearer {api.api_key}"} if api.api_key else {}
@@ -65,6 +71,10 @@ async def tokenize(model: Model, text: str) -> list[int]:
     return tokens
 
 
+# The end-of-text string of each server, asked once a run (not once a sample).
+_EOS_TOKENS: dict[str, str] = {}
+
+
 async def eos_token(model: Model) -> str:
     """The tokenizer's end-of-text string, from the server's ``/tokenizer_info``."""
     api: Any = model.api
@@ -72,12 +82,16 @@ async def eos_token(model: Model) -> str:
     if isinstance(offline, str):
         return offline
     root, headers = _server_root(api)
-    response = await api.http_client.get(f"{root}/tokenizer_info", headers=headers, timeout=60.0)
-    response.raise_for_status()
-    eos = response.json().get("eos_token")
-    if not isinstance(eos, str):
-        raise TokenizerError(f"{root}/tokenizer_info gave no eos_token: {response.text[:200]}")
-    return eos
+    if root not in _EOS_TOKENS:
+        response = await api.http_client.get(
+            f"{root}/tokenizer_info", headers=headers, timeout=60.0
+        )
+        response.raise_for_status()
+        eos = response.json().get("eos_token")
+        if not isinstance(eos, str):
+            raise TokenizerError(f"{root}/tokenizer_info gave no eos_token: {response.text[:200]}")
+        _EOS_TOKENS[root] = eos
+    return _EOS_TOKENS[root]
 
 
 @solver(name=namespaced("generate_from_token_ids", __name__))
@@ -91,7 +105,7 @@ def generate_from_token_ids(*, stop_at_eos: bool) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
-        if not sends_one_prompt(str(model)) and not hasattr(model.api, "eos_token"):
+        if not answers_completions_requests(model):
             raise ValueError(
                 f"a prompt sent as token ids needs a model served through the completions "
                 f"endpoint with /tokenize and /tokenizer_info; {model} is not: use {SUPPORTED}."

@@ -56,7 +56,7 @@ from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, ModelOutput
 from inspect_ai.scorer import CORRECT, INCORRECT, Score, Scorer, Target, accuracy, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from benchmarks.completions_endpoint import SUPPORTED, sends_one_prompt, tokenize
+from benchmarks.completions_endpoint import SUPPORTED, answers_completions_requests, tokenize
 from benchmarks.mcq_prompt import option_letters
 from benchmarks.registry_names import namespaced
 
@@ -110,8 +110,7 @@ def option_loglikelihoods(request: LoglikelihoodRequest = "token_ids") -> Solver
 
 def check_provider(model: Model, request: LoglikelihoodRequest) -> None:
     """Refuse, before any request, a model that cannot echo prompt log-probabilities."""
-    offline = getattr(model.api, "echoes_prompt_logprobs", False)  # benchmarks/oracle, random
-    if not sends_one_prompt(str(model)) and not offline:
+    if not answers_completions_requests(model):
         needs = "" if request == "text" else "/tokenize and "
         raise ValueError(
             f"log-likelihood scoring needs a model served through the completions endpoint "
