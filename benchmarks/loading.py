@@ -18,6 +18,7 @@ import codecs
 import contextlib
 import csv
 import json
+import logging
 import os
 import socket
 import urllib.parse
@@ -145,9 +146,10 @@ def load_local_file(path: Path, *, split: str = "train") -> datasets.Dataset:
         )
         options["na_filter"] = False
     try:
-        loaded = datasets.load_dataset(
-            builder, data_files={split: str(path)}, split=split, **options
-        )
+        with _quiet_datasets():
+            loaded = datasets.load_dataset(
+                builder, data_files={split: str(path)}, split=split, **options
+            )
     except Exception as ex:  # noqa: BLE001 - rewrapped with the file name below
         if _has_no_rows(ex):
             raise DataError(f"{path}: the file holds no rows.") from ex
@@ -159,6 +161,23 @@ def load_local_file(path: Path, *, split: str = "train") -> datasets.Dataset:
     if len(loaded) == 0:
         raise DataError(f"{path}: the file holds no rows.")
     return loaded
+
+
+@contextlib.contextmanager
+def _quiet_datasets() -> Iterator[None]:
+    """No row-count progress bars for a local file, and no reader error logged (datasets
+    logs it, in pyarrow's words, before raising it; the raised error becomes ours, naming
+    the file and line, so it is said once)."""
+    verbosity = datasets.logging.get_verbosity()  # imports datasets, which sets its level
+    bars_were_on = not datasets.utils.are_progress_bars_disabled()
+    datasets.logging.set_verbosity(logging.CRITICAL)
+    datasets.disable_progress_bars()
+    try:
+        yield
+    finally:
+        datasets.logging.set_verbosity(verbosity)
+        if bars_were_on:
+            datasets.enable_progress_bars()
 
 
 def check_utf8(path: Path, chunk_bytes: int = 1 << 22) -> None:

@@ -266,13 +266,17 @@ LETTER_PARSERS: dict[str, LetterParser] = {
 
 @metric(name=namespaced("parse_failure_rate", __name__))
 def parse_failure_rate() -> Metric:
-    """Fraction of replies from which no option letter could be read."""
+    """Fraction of replies from which no option letter could be read.
 
-    def compute(scores: list[SampleScore]) -> float:
+    Returned as ``{"parse_failure_rate": ...}``: the viewer and the terminal show a dict
+    metric by its key, a plain one by its registry name (``benchmarks/parse_failure_rate``).
+    """
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
         if not scores:
-            return 0.0
+            return {"parse_failure_rate": 0.0}
         failed = sum(1 for s in scores if (s.score.metadata or {}).get("rule") == "none")
-        return failed / len(scores)
+        return {"parse_failure_rate": failed / len(scores)}
 
     return compute
 
@@ -287,7 +291,9 @@ def option_letter_scorer(parser: str) -> Scorer:
 
     ``parser`` names an entry of ``LETTER_PARSERS``. The score records the
     letter as ``answer`` and the rule that matched in ``metadata["rule"]``
-    (``none`` when nothing was parsed, explained as "no answer parsed").
+    (``none`` when nothing was parsed); the explanation says what was read, by which rule,
+    and the target: ``read B (rule answer_marker); target A``, or ``no answer parsed;
+    target A``.
     """
     if parser not in LETTER_PARSERS:
         raise ValueError(f"unknown parser {parser!r}; choose one of {', '.join(LETTER_PARSERS)}")
@@ -302,13 +308,16 @@ def option_letter_scorer(parser: str) -> Scorer:
             return Score(
                 value=INCORRECT,
                 answer=None,
-                explanation=no_reply_explanation + NO_ANSWER,
+                explanation=f"{no_reply_explanation}{NO_ANSWER}; target {target.text}",
                 metadata=metadata,
             )
         return Score(
             value=CORRECT if parsed.letter == target.text else INCORRECT,
             answer=parsed.letter,
-            explanation=no_reply_explanation or None,
+            explanation=(
+                f"{no_reply_explanation}read {parsed.letter} (rule {parsed.rule}); "
+                f"target {target.text}"
+            ),
             metadata=metadata,
         )
 

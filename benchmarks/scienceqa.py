@@ -47,6 +47,7 @@ from benchmarks.mcq_prompt import option_letters
 from benchmarks.profiles import profile_named
 from benchmarks.profiles.scienceqa import PROFILES, AnswerParse, ProfileName, PromptFormat
 from benchmarks.registry_names import namespaced
+from benchmarks.run_warnings import warn_when_no_sample_runs
 from benchmarks.scienceqa_data import DATASET, oracle_questions, scienceqa_dataset
 from benchmarks.scienceqa_metrics import BREAKDOWNS, scienceqa_metrics
 from benchmarks.scienceqa_prompts import scienceqa_prompt
@@ -118,6 +119,7 @@ def scienceqa(
             not a measurement).
     """
     args = task_arguments(scienceqa, locals(), renamed=RENAMED)
+    warn_when_no_sample_runs()
     settings = profile_named("scienceqa", PROFILES, profile).with_overrides(args)
     source = DataSource(
         "scienceqa",

@@ -49,6 +49,7 @@ from benchmarks.loading import DataFiles
 from benchmarks.profiles import PROFILE_SENTINEL, profile_named
 from benchmarks.profiles.simpleqa import SIMPLEQA_PROFILES, ProfileName, SimpleQAGradeParse
 from benchmarks.registry_names import namespaced
+from benchmarks.run_warnings import warn_when_no_sample_runs
 from benchmarks.simpleqa_data import (
     DATASET_URL,
     oracle_questions,
@@ -151,6 +152,7 @@ def simpleqa(
             of the Hub or a file (a try-out, offline; not a measurement).
     """
     args = task_arguments(simpleqa, locals(), renamed=RENAMED, renamed_values=RENAMED_VALUES)
+    warn_when_no_sample_runs()
     settings = profile_named("simpleqa", SIMPLEQA_PROFILES, profile).with_overrides(
         args, none_is_a_value=("grader_temperature", "grader_max_tokens")
     )

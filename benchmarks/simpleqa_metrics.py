@@ -75,12 +75,18 @@ def statistics_from_totals(totals: dict[str, float], count: int) -> dict[str, fl
 
 
 @metric(name=namespaced("simpleqa_metrics", __name__))
-def simpleqa_metrics(renamed: dict[str, str] | None = None) -> Metric:
-    """All SimpleQA statistics, each under its own name (or the name ``renamed`` gives it)."""
+def simpleqa_metrics(
+    renamed: dict[str, str] | None = None, headline: str = "attempted_accuracy"
+) -> Metric:
+    """All SimpleQA statistics, each under its own name (or the name ``renamed`` gives it),
+    ``headline`` first: the first metric is the one the log viewer's Score column, the
+    terminal's first column and ``inspect_ai.analysis``' headline metric show."""
     names = renamed or {}
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return {names.get(k, k): v for k, v in grade_statistics(scores).items()}
+        statistics = grade_statistics(scores)
+        ordered = {headline: statistics.pop(headline), **statistics}
+        return {names.get(k, k): v for k, v in ordered.items()}
 
     return compute
 

@@ -39,6 +39,7 @@ from benchmarks.profiles.simpleqa import (
 )
 from benchmarks.records import field
 from benchmarks.registry_names import namespaced
+from benchmarks.run_warnings import warn_when_no_sample_runs
 from benchmarks.simpleqa_metrics import GRADE_VALUE_KEYS, SIMPLEQA_COMPARE_METRICS
 from benchmarks.simpleqa_verified_data import boolean, oracle_questions, original_index
 from benchmarks.simpleqa_verified_scorer import (
@@ -123,6 +124,7 @@ def simpleqa_verified(
             benchmarks/sample_data/README.md).
     """
     args = task_arguments(simpleqa_verified, locals())
+    warn_when_no_sample_runs()
     settings = profile_named(TASK, VERIFIED_PROFILES, profile).with_overrides(args)
     if isinstance(data_files, Mapping) and set(data_files) != {SPLIT}:
         fail(

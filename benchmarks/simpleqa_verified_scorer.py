@@ -17,17 +17,28 @@ from benchmarks.simpleqa_metrics import breakdown_metrics, simpleqa_metrics
 RENAMED = {"f_score": "f1"}
 BREAKDOWNS = ("topic", "answer_type", "multi_step", "requires_reasoning")
 BREAKDOWN_STATISTICS = ("accuracy", "attempted_accuracy", "abstention_rate", "f_score")
+# Metric names read ``accuracy[Topic=Art]``: a capital after the bracket, since the
+# terminal (rich markup) takes ``[topic=Art]`` for a style tag and prints ``accuracy``.
+GROUP_LABELS = {
+    "topic": "Topic",
+    "answer_type": "Answer type",
+    "multi_step": "Multi-step",
+    "requires_reasoning": "Requires reasoning",
+}
 
 
 def verified_metrics(breakdowns: bool = True) -> list[Metric | dict[str, list[Metric]]]:
     """SimpleQA's statistics with f1 named as the paper names it, the breakdowns
     (``<statistic>[<group>=<value>]``) when asked, and the panel's."""
-    metrics: list[Metric | dict[str, list[Metric]]] = [simpleqa_metrics(renamed=RENAMED)]
+    metrics: list[Metric | dict[str, list[Metric]]] = [
+        simpleqa_metrics(renamed=RENAMED, headline="f_score")  # the paper's headline F1
+    ]
     if breakdowns:
         for group in BREAKDOWNS:
             for statistic in BREAKDOWN_STATISTICS:
                 name = RENAMED.get(statistic, statistic)
-                metrics += breakdown_metrics(group, [statistic], f"{name}[{group}={{group_name}}]")
+                label = GROUP_LABELS[group]
+                metrics += breakdown_metrics(group, [statistic], f"{name}[{label}={{group_name}}]")
     metrics.append(judge_panel_metrics(renamed=RENAMED))
     return metrics
 

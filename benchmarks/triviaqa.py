@@ -65,6 +65,7 @@ from benchmarks.profiles.triviaqa import (
 )
 from benchmarks.records import field, string_list
 from benchmarks.registry_names import namespaced
+from benchmarks.run_warnings import warn_when_no_sample_runs
 from benchmarks.spec import BenchmarkSpec, CompareMetric
 from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
 from benchmarks.triviaqa_data import check_splits, oracle_questions, triviaqa_data
@@ -164,6 +165,7 @@ def triviaqa(
             of the Hub or a file (a try-out, offline; not a measurement).
     """
     args = task_arguments(triviaqa, locals(), renamed_values=RENAMED_VALUES)
+    warn_when_no_sample_runs()
     settings = profile_named("triviaqa", PROFILES, profile).with_overrides(args)
     check_splits(settings.shots, fewshot_split, eval_split)
     source = DataSource(

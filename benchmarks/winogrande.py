@@ -49,6 +49,7 @@ from benchmarks.profiles.winogrande import (
     Scoring,
 )
 from benchmarks.registry_names import namespaced
+from benchmarks.run_warnings import warn_when_no_sample_runs
 from benchmarks.sample_data import jsonl_records
 from benchmarks.spec import BenchmarkSpec, CompareMetric, KnownQuestion
 from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, fail, task_arguments
@@ -145,6 +146,7 @@ def winogrande(
             "leaderboard); use eval_split='validation'.",
         )
     args = task_arguments(winogrande, locals())
+    warn_when_no_sample_runs()
     settings = profile_named("winogrande", PROFILES, profile).with_overrides(args)
     if settings.shots > 0 and eval_split == FEWSHOT_SPLIT:
         fail(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from inspect_ai import eval as inspect_eval
 
 from bench.bare_task import bare
@@ -55,6 +56,7 @@ def test_with_sample_metadata_each_sample_has_our_metadata_and_choices(tmp_path:
     assert [sample.choices for sample in task.dataset] == [r["choices"] for r in RECORDS]
 
 
+@pytest.mark.slow
 def test_group_by_adds_inspects_grouped_accuracy_for_each_key(tmp_path: Path) -> None:
     task = bare(inputs=write_inputs(tmp_path), sample_metadata=True, group_by=GROUP_BY)
     # q1 right (A), q2 wrong (replies A, target B), q3 right (B)

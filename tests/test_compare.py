@@ -91,6 +91,7 @@ def only_row(frame, **where) -> dict:
     return row
 
 
+@pytest.mark.slow
 def test_triviaqa_paired_comparison(runs: dict[str, Path]) -> None:
     frame = compare_logs(
         [log_of(runs["careful"], "triviaqa"), log_of(runs["guesser"], "triviaqa")], settings=FAST
@@ -409,6 +410,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_cli_prints_a_table_and_other_formats(runs: dict[str, Path], tmp_path: Path) -> None:
     paths = [log_of(runs["careful"], "triviaqa"), log_of(runs["guesser"], "triviaqa")]
     text = cli(*paths, "--resamples", "500")
@@ -434,6 +436,7 @@ def test_cli_prints_a_table_and_other_formats(runs: dict[str, Path], tmp_path: P
     assert_is_a_real_plot(plot)
 
 
+@pytest.mark.slow
 def test_cli_errors_are_one_line_without_traceback(runs: dict[str, Path], tmp_path) -> None:
     result = cli(str(tmp_path / "missing.eval"), log_of(runs["careful"], "triviaqa"))
     assert result.returncode == 2
@@ -511,6 +514,7 @@ def _simpleqa_log(tmp_path: Path, name: str, grader: str, **task_args: object) -
     return log.location
 
 
+@pytest.mark.slow
 def test_refuses_logs_graded_by_different_judges(tmp_path: Path) -> None:
     """The same answers graded by two judges differ by the judges, not the models."""
     oracle_judged = _simpleqa_log(tmp_path, "a", "benchmarks/oracle")
@@ -562,6 +566,7 @@ def test_a_bad_plot_path_is_refused_before_reading(runs, tmp_path: Path, plot, m
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_loglikelihood_logs_compare_on_their_own_scorer(tmp_path: Path) -> None:
     logs = []
     for model in ("benchmarks/oracle", "benchmarks/random"):

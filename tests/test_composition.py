@@ -83,6 +83,7 @@ def test_a_reasoning_step_after_the_benchmark_template(tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.slow
 def test_the_solver_replaces_the_chain_from_the_command_line(tmp_path: Path) -> None:
     done = subprocess.run(
         [

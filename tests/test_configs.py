@@ -54,6 +54,7 @@ def test_the_configuration_loads_as_the_cli_loads_it(config: Path) -> None:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda path: path.stem)
+@pytest.mark.slow
 def test_the_configuration_runs_offline_on_the_bundled_sample(config: Path, tmp_path: Path) -> None:
     done = offline_eval(
         "--run-config",

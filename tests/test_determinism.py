@@ -126,6 +126,7 @@ FIRST_SAMPLES = {
 
 
 @pytest.mark.parametrize("benchmark", list(FIRST_SAMPLES))
+@pytest.mark.slow
 def test_samples_are_identical_across_processes_and_hash_seeds(
     samples_by_process: list[dict[str, list[dict[str, Any]]]], benchmark: str
 ) -> None:

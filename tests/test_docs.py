@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
+import tests.test_registry as registry_tests
 from benchmarks.catalog import BENCHMARKS
 from benchmarks.sample_data import bundled_data_files
 from tests.inspect_cli import inspect_cli
@@ -53,17 +54,18 @@ NOT_RUN_HERE = {
     "export ": "sets a provider key",
     "pytest": "runs this test suite",
     "ruff check": "the linter, run by .ci/run",
-    "huggingface-cli download": "downloads from the Hub",
     "python -m bench.": "the benchmark harness (minutes; see bench/README.md)",
     "python examples/analyze_logs.py": "run by tests/test_examples.py",
     "jupyter ": "run by tests/test_examples.py (the notebook)",
     "python -m llama_cpp.server": "serves a GGUF model (llama-cpp-python, a real model)",
+    "~/llama/bin/python -m bench.": "serves a GGUF model (llama-cpp-python, a real model)",
+    "python -m venv": "makes a virtual environment (then installs into it from the index)",
     "lm-eval ": "lm-evaluation-harness itself (tests/peers runs it against scripted servers)",
 }
 
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 CODE_BLOCK = re.compile(r"```(?:bash|sh)\n(.*?)```", re.DOTALL)
-INLINE_COMMAND = re.compile(r"`((?:inspect |python -m benchmarks)[^`]*)`")
+INLINE_COMMAND = re.compile(r"`((?:inspect |python -m benchmarks|hf |huggingface-cli )[^`]*)`")
 TRAILING_COMMENT = re.compile(r"\s{2,}#.*$")
 
 
@@ -157,6 +159,7 @@ def run_eval_command(command: str, log_dir: Path) -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_every_documented_command_runs_offline(tmp_path: Path) -> None:
     commands = documented_commands()
     evals = [c for _, c in commands if re.match(r"inspect eval(-set)? ", c)]
@@ -169,6 +172,8 @@ def test_every_documented_command_runs_offline(tmp_path: Path) -> None:
         "inspect cache": test_inspect_cache_commands,
         "inspect score": test_the_compare_page_commands_run_on_real_logs,
         "python -m benchmarks.compare": test_the_compare_page_commands_run_on_real_logs,
+        "hf ": test_hub_commands_exist_with_their_options,
+        "python -m benchmarks": registry_tests.test_python_m_benchmarks_lists_the_tasks_anywhere,
     }
     unhandled = [
         f"{page}: {command}"
@@ -188,6 +193,35 @@ def test_every_documented_command_runs_offline(tmp_path: Path) -> None:
     assert [failure for failure in failures if failure] == []
 
 
+@pytest.mark.slow
+def test_hub_commands_exist_with_their_options() -> None:
+    """Hub downloads need the network; the installed ``hf`` (huggingface-hub's CLI, which
+    replaced ``huggingface-cli``) must know each documented subcommand and option."""
+    hub_commands = [
+        (page, command)
+        for page, command in documented_commands()
+        if command.startswith(("hf ", "huggingface"))
+    ]
+    assert hub_commands, "no hf command in the docs"
+    hf = Path(sys.executable).with_name("hf")
+    problems = []
+    for page, command in hub_commands:
+        words = shlex.split(command)
+        if words[0] != "hf":
+            problems.append(f"{page}: {command} (use hf, not {words[0]})")
+            continue
+        done = subprocess.run(
+            [str(hf), words[1], "--help"], capture_output=True, text=True, timeout=60
+        )
+        options = [word.split("=")[0] for word in words[2:] if word.startswith("--")]
+        known = set(re.findall(r"--[\w-]+", done.stdout))
+        unknown = [option for option in options if option not in known]
+        if done.returncode != 0 or unknown:
+            problems.append(f"{page}: {command} (unknown: {unknown or words[1]})")
+    assert problems == []
+
+
+@pytest.mark.slow
 def test_inspect_list_tasks() -> None:
     done = subprocess.run(
         [inspect_cli(), "list", "tasks", "benchmarks"],
@@ -202,6 +236,7 @@ def test_inspect_list_tasks() -> None:
         assert f"benchmarks/{name}.py@{name}" in done.stdout
 
 
+@pytest.mark.slow
 def test_inspect_cache_commands(tmp_path: Path) -> None:
     """docs/judges.md's `inspect cache list` / `inspect cache clear`, on a cache of its own."""
     env = {**user_env(), "INSPECT_CACHE_DIR": str(tmp_path / "cache")}
@@ -225,6 +260,7 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@pytest.mark.slow
 def test_inspect_view_serves_the_logs(tmp_path: Path) -> None:
     assert (
         run_eval_command(f"inspect eval benchmarks/winogrande --model {ORACLE}", tmp_path) is None
@@ -253,6 +289,7 @@ def test_inspect_view_serves_the_logs(tmp_path: Path) -> None:
     assert "winogrande" in json.dumps(listing)
 
 
+@pytest.mark.slow
 def test_eval_retry_finishes_an_interrupted_run(tmp_path: Path) -> None:
     """The README's eval-retry line, on a run ended by a malformed server reply."""
     first_question = next(iter(bundled_questions()))
@@ -304,6 +341,7 @@ def python_blocks() -> list[str]:
     return re.findall(r"```python\n(.*?)```", text, re.DOTALL)
 
 
+@pytest.mark.slow
 def test_the_readme_python_example_prints_what_it_says(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -321,6 +359,7 @@ def test_the_readme_python_example_prints_what_it_says(
     assert printed.getvalue().strip() == expected.group(1)
 
 
+@pytest.mark.slow
 def test_the_readme_eval_set_recipe_runs_with_per_task_data(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -372,6 +411,7 @@ def _eval_to(task: object, model: str, path: Path, **kwargs: object) -> None:
     shutil.move(log.location, path)
 
 
+@pytest.mark.slow
 def test_the_compare_page_commands_run_on_real_logs(tmp_path: Path) -> None:
     """Each command of docs/compare.md, in its order, on offline logs at the paths it names
     (LOG_A, LOG_B, ... stand for the oracle's and the random baseline's TriviaQA logs; with
@@ -454,6 +494,7 @@ def test_the_compare_page_commands_run_on_real_logs(tmp_path: Path) -> None:
             assert "95% CI" in done.stdout or "agreement" in done.stdout, done.stdout
 
 
+@pytest.mark.slow
 def test_the_readme_comparison_is_what_the_tool_prints(tmp_path: Path) -> None:
     """The README's example output, line by line, from the offline oracle and random runs."""
     from benchmarks.scienceqa import scienceqa

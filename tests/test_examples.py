@@ -33,6 +33,8 @@ from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
 from tests.scripted import last_user_text, scripted_model
 
+pytestmark = pytest.mark.slow  # every test runs the examples end to end
+
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -203,6 +203,7 @@ def triviaqa_flaky_reply(messages: list[ChatMessage]) -> str:
     return triviaqa_reply(messages)
 
 
+@pytest.mark.slow
 def test_triviaqa_errors_are_logged_and_eval_retry_completes_exactly_the_missing_samples(
     tmp_path: Path,
 ) -> None:
@@ -294,6 +295,7 @@ def run_simpleqa(candidate: str, judge: str, log_dir: Path) -> EvalLog:
     )
 
 
+@pytest.mark.slow
 def test_simpleqa_judge_exception_is_retried_and_a_garbled_judge_reply_is_a_judge_failure(
     tmp_path: Path,
 ) -> None:
@@ -353,6 +355,7 @@ def test_simpleqa_judge_exception_is_retried_and_a_garbled_judge_reply_is_a_judg
         ),
     ],
 )
+@pytest.mark.slow
 def test_a_failed_sample_of_any_benchmark_can_be_retried(
     tmp_path: Path, make_task: Callable[[], Task]
 ) -> None:
@@ -429,6 +432,7 @@ def flushed_samples(log_dir: Path) -> tuple[Path | None, int]:
         return logs[0], 0
 
 
+@pytest.mark.slow
 def test_a_killed_run_leaves_a_log_that_eval_retry_finishes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import get_model
@@ -100,6 +101,7 @@ def exact_matches(log: EvalLog) -> dict[str, float]:
     }
 
 
+@pytest.mark.slow
 def test_defaults_end_the_run_at_the_first_malformed_reply(tmp_path: Path) -> None:
     with serve(fault_share=0.3, faults=(Fault("malformed_json"),)) as flaky:
         log = run(flaky, tmp_path)
@@ -107,6 +109,7 @@ def test_defaults_end_the_run_at_the_first_malformed_reply(tmp_path: Path) -> No
     assert log.error is not None and "JSONDecodeError" in log.error.message
 
 
+@pytest.mark.slow
 def test_retry_options_complete_the_run_with_the_healthy_scores(tmp_path: Path) -> None:
     with serve(fault_share=0.0) as healthy:
         healthy_log = run(healthy, tmp_path / "healthy")

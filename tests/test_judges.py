@@ -172,6 +172,7 @@ def test_grade_table_matches_the_task() -> None:
     assert GRADE_OF_VALUE_KEY == {key: grade for grade, key in GRADE_VALUE_KEYS.items()}
 
 
+@pytest.mark.slow
 def test_cli_judges(regraded, tmp_path: Path) -> None:
     _, path = regraded
     plot = tmp_path / "judges.png"

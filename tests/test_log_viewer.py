@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING
 import pytest
 from inspect_ai import eval
 
+from benchmarks.catalog import specs
 from benchmarks.triviaqa import triviaqa
 from tests.scripted import replies_by_prompt
 
@@ -172,6 +174,12 @@ def _wait_until_serving(server: ViewServer) -> None:
 
 @pytest.fixture
 def view_server(log_dir: Path, tmp_path: Path) -> Iterator[ViewServer]:
+    with _serving(log_dir, tmp_path) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def _serving(log_dir: Path, tmp_path: Path) -> Iterator[ViewServer]:
     port = _free_port()
     stdout_path, stderr_path = tmp_path / "view.stdout", tmp_path / "view.stderr"
     # Output goes to files: a pipe nobody reads could fill up and block the server.
@@ -218,6 +226,7 @@ def page(tmp_path: Path) -> Iterator[Page]:
             context.close()
 
 
+@pytest.mark.slow
 def test_log_viewer_shows_task_metrics_and_extracted_answer(
     view_server: ViewServer, page: Page, tmp_path: Path
 ) -> None:
@@ -256,3 +265,71 @@ def test_log_viewer_shows_task_metrics_and_extracted_answer(
         with contextlib.suppress(Exception):
             page.screenshot(path=tmp_path / "failure.png")
         raise
+
+
+# One bundled question of each other benchmark, answered by the offline oracle (and graded
+# by it): the sample list shows the question, the Scoring tab the scorer's explanation.
+OTHER_BENCHMARKS = {
+    "winogrande": ("option_letter_scorer", r"read ([AB]) \(rule answer_marker\); target \1"),
+    "scienceqa": ("option_letter_scorer", r"read ([A-E]) \(rule \w+\); target \1"),
+    "simpleqa": ("simpleqa_scorer", "judge replied 'A': A = CORRECT"),
+    "simpleqa_verified": ("simpleqa_verified_scorer", "judge replied 'A': A = CORRECT"),
+}
+
+
+@dataclass
+class OneSampleLog:
+    name: str
+    log_dir: Path
+    question: str
+    explanation: str
+
+
+@pytest.fixture
+def one_sample_log(name: str, tmp_path: Path) -> OneSampleLog:
+    # Run before the browser starts: Playwright's sync API holds an event loop.
+    spec = specs()[name]
+    scorer, explanation = OTHER_BENCHMARKS[name]
+    roles = {"grader": "benchmarks/oracle"} if spec.judged else None
+    [log] = eval(
+        spec.task(bundled_sample=True, num_examples=1),
+        model="benchmarks/oracle",
+        model_roles=roles,  # type: ignore[arg-type]
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    assert log.status == "success" and log.samples is not None
+    [sample] = log.samples
+    assert sample.scores is not None
+    logged = sample.scores[scorer].explanation or ""
+    assert re.fullmatch(explanation, logged), logged
+    question = sample.input if isinstance(sample.input, str) else sample.input[-1].text
+    return OneSampleLog(name, tmp_path / "logs", question, logged)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(OTHER_BENCHMARKS))
+def test_log_viewer_shows_each_benchmarks_question_and_explanation(
+    name: str, one_sample_log: OneSampleLog, page: Page, tmp_path: Path
+) -> None:
+    expect = sync_api.expect
+    with _serving(one_sample_log.log_dir, tmp_path) as server:
+        try:
+            page.goto(server.url)
+            expect(page.locator("#task-title")).to_have_text(f"benchmarks/{name}")
+            # metric names without the package prefix: only the task and the model have it
+            prefixed = set(re.findall(r"benchmarks/\w+", page.locator("body").inner_text().lower()))
+            assert prefixed <= {f"benchmarks/{name}", "benchmarks/oracle"}
+            listed = page.get_by_text(one_sample_log.question[:40], exact=False).first
+            expect(listed).to_be_visible()
+            listed.click()
+            scoring_tab = page.get_by_role("tab", name="Scoring")
+            scoring_tab.click()
+            panel = page.locator(f"#{scoring_tab.get_attribute('aria-controls')}")
+            first_line = one_sample_log.explanation.splitlines()[0]
+            expect(panel.get_by_text(first_line[:60], exact=False).first).to_be_visible()
+            page.screenshot(path=tmp_path / f"{name}.png")
+        except Exception:
+            with contextlib.suppress(Exception):
+                page.screenshot(path=tmp_path / "failure.png")
+            raise

@@ -75,6 +75,7 @@ def test_a_chat_model_is_refused_before_any_request(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_offline_oracle_answers_by_loglikelihood_and_the_explanation_says_so(
     tmp_path: Path,
 ) -> None:
@@ -166,6 +167,7 @@ def run_through_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **task_a
     return [score.metadata["loglikelihoods"] for score in scores], bodies  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_prompt_logprobs_sends_the_same_ids_and_sums_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -183,6 +185,7 @@ def test_prompt_logprobs_sends_the_same_ids_and_sums_the_same(
     }
 
 
+@pytest.mark.slow
 def test_vllm_completions_scores_as_openai_api_completions(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -112,6 +112,7 @@ JUDGED_TASKS: list[tuple[Callable[..., Task], str]] = [
 
 
 @pytest.mark.parametrize(("task", "grade_parse"), JUDGED_TASKS)
+@pytest.mark.slow
 def test_a_judge_output_that_is_no_reply_is_a_judge_failure_under_every_parse(
     task: Callable[..., Task], grade_parse: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -186,10 +187,10 @@ def test_a_candidate_output_that_is_no_reply_is_noted_and_still_graded(
 @pytest.mark.parametrize(
     ("task", "explanation_after"),
     [
-        (triviaqa, "normalized answer: 'this model s maximum context length is 4096 tokens'; "
-         "no alias matched"),
-        (winogrande, "no answer parsed"),
-        (scienceqa, "no answer parsed"),
+        (triviaqa, re.escape("normalized answer: 'this model s maximum context length is "
+                             "4096 tokens'; no alias matched")),
+        (winogrande, "no answer parsed; target [AB]"),
+        (scienceqa, "no answer parsed; target [A-E]"),
     ],
 )  # fmt: skip
 def test_every_scorer_notes_a_candidate_output_that_is_no_reply(
@@ -200,7 +201,8 @@ def test_every_scorer_notes_a_candidate_output_that_is_no_reply(
     log = run(task(bundled_sample=True, num_examples=2), candidate, None, tmp_path)
     for score in scores(log):
         assert score.metadata["no_reply"] == reason
-        assert score.explanation == f"the model gave no reply ({reason}); {explanation_after}"
+        expected = re.escape(f"the model gave no reply ({reason}); ") + explanation_after
+        assert re.fullmatch(expected, score.explanation), score.explanation
     assert log.location is not None and log.samples is not None
     ids = [sample.id for sample in log.samples]
     assert run_docs_block("no_reply = [", log.location) == f"2 of 2 outputs were no reply: {ids}"
@@ -209,7 +211,8 @@ def test_every_scorer_notes_a_candidate_output_that_is_no_reply(
 def test_replies_are_not_noted(tmp_path: Path) -> None:
     log = run(winogrande(bundled_sample=True, num_examples=2), "benchmarks/oracle", None, tmp_path)
     for score in scores(log):
-        assert "no_reply" not in score.metadata and score.explanation is None
+        assert "no_reply" not in score.metadata
+        assert re.fullmatch(r"read ([AB]) \(rule answer_marker\); target \1", score.explanation)
 
 
 # ---------------------------------------------------------------------------
@@ -256,6 +259,7 @@ def test_a_judge_prompt_over_the_judge_context_is_a_judge_failure_naming_the_sam
     assert "SimpleQA judge openai-api/loopback/judge, sample 0: no verdict" in caplog.text
 
 
+@pytest.mark.slow
 def test_a_failed_judge_request_is_a_sample_error_with_the_server_message(
     tmp_path: Path,
 ) -> None:
@@ -281,6 +285,7 @@ def test_a_failed_judge_request_is_a_sample_error_with_the_server_message(
     )
 
 
+@pytest.mark.slow
 def test_a_failed_candidate_request_keeps_the_status_and_the_server_message(
     tmp_path: Path,
 ) -> None:

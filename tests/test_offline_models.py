@@ -48,6 +48,7 @@ def headline(task: Task, model: str, tmp_path: Path, **roles: str) -> float:
         "scienceqa-lmms-eval",
     ],
 )
+@pytest.mark.slow
 def test_the_oracle_answers_every_bundled_question(task, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert headline(task(), "benchmarks/oracle", tmp_path) == 1.0
 
@@ -65,6 +66,7 @@ def test_the_oracle_answers_and_grades_simpleqa(tmp_path: Path) -> None:
     assert metrics["judge_failures"].value == 0
 
 
+@pytest.mark.slow
 def test_the_random_baseline_is_near_chance_and_reproducible(tmp_path: Path) -> None:
     # seed 0: 22 of 40 Winogrande answers right, 10 of 20 ScienceQA (2 to 5 options),
     # 1 of 30 TriviaQA and SimpleQA (a random bundled answer that happens to fit)

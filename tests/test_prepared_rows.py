@@ -166,6 +166,7 @@ def test_a_dataset_releases_each_record_once_its_sample_is_built() -> None:
     assert dataset[2].input == "c" and rows.records[2] is RELEASED
 
 
+@pytest.mark.slow
 def test_the_child_process_prepares_the_rows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -12,6 +12,7 @@ import string
 from collections import Counter
 from typing import get_args
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -64,6 +65,7 @@ def letters(count: int) -> list[str]:
 @example("The  U.S._A!")
 @example("\u0130stanbul")  # İ lowercases to two code points
 @example("a\u0301 an\u0301")  # articles before combining marks
+@pytest.mark.slow
 def test_normalize_answer_is_idempotent_and_canonical(text: str) -> None:
     normalized = normalize_answer(text)
     assert normalize_answer(normalized) == normalized

@@ -12,6 +12,7 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.log import list_eval_logs, read_eval_log
 
+from benchmarks._registry import unknown_task_hints
 from benchmarks.catalog import BENCHMARKS
 from tests.inspect_cli import inspect_cli, offline_eval
 from tests.scripted import replies_by_prompt
@@ -20,6 +21,7 @@ ROOT = Path(__file__).parents[1]
 TASKS = tuple(sorted(BENCHMARKS))
 
 
+@pytest.mark.slow
 def test_inspect_lists_every_task_with_its_description() -> None:
     listed = subprocess.run(
         [inspect_cli(), "list", "tasks", "benchmarks", "--json"],
@@ -54,6 +56,7 @@ def test_the_registry_name_works_from_any_directory(
 
 
 @pytest.mark.parametrize("name", TASKS)
+@pytest.mark.slow
 def test_every_task_has_a_version(name: str) -> None:
     script = (
         "import inspect_ai._util.registry as r, json\n"
@@ -68,6 +71,7 @@ def test_every_task_has_a_version(name: str) -> None:
 
 
 @pytest.mark.parametrize("spec", ["benchmarks/winogrande", "benchmarks/winogrande.py"])
+@pytest.mark.slow
 def test_logs_name_the_task_alike_however_it_is_launched(spec: str, tmp_path: Path) -> None:
     done = offline_eval(
         spec, "-T", "bundled_sample=true", "--limit", "2", log_dir=tmp_path, timeout=300
@@ -77,6 +81,7 @@ def test_logs_name_the_task_alike_however_it_is_launched(spec: str, tmp_path: Pa
     assert read_eval_log(log, header_only=True).eval.task == "benchmarks/winogrande"
 
 
+@pytest.mark.slow
 def test_loading_the_entry_point_imports_no_data_library() -> None:
     # Inspect loads every installed package's entry point before any command,
     # other packages' evals included: datasets, pyarrow, pandas, Pillow and
@@ -112,3 +117,49 @@ def test_loading_the_entry_point_imports_no_data_library() -> None:
     assert scienceqa_samples == 20
     assert after_triviaqa == []
     assert triviaqa_samples > 0
+
+
+@pytest.mark.slow
+def test_python_m_benchmarks_lists_the_tasks_anywhere(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = done.stdout.splitlines()
+    names = [line.split()[0] for line in lines if line.startswith("benchmarks/")]
+    assert names == [f"benchmarks/{name}" for name in BENCHMARKS]
+    assert lines[0].startswith("benchmarks/triviaqa ")
+    assert "Closed-book few-shot TriviaQA" in lines[0]
+    assert lines[1].split() == [
+        "profiles:",
+        "default,",
+        "lm_eval_0.4.13,",
+        "lm_eval_0.4.13_completions,",
+        "lm_eval_0.4.13_completions_token_ids",
+    ]
+    assert lines[-1] == "Run one: inspect eval benchmarks/<name> --model <provider>/<model>"
+
+
+@pytest.mark.parametrize(
+    ("argv", "hint"),
+    [
+        (["inspect", "eval", "benchmarks/triviaqa"], None),
+        (["inspect", "eval", "mytask.py"], None),  # nothing like ours: not ours to say
+        (["inspect", "eval", "other_package/triviaqa"], None),
+        (["inspect", "eval", "--model", "benchmarks/oracle", "benchmarks/triviaqa"], None),
+        (["inspect", "eval", "winogrand"], "no task file 'winogrand' here"),
+        (["inspect", "eval-set", "benchmarks/simpleqa_verif"], "there is no task 'simpleqa_verif'"),
+        (["inspect", "view", "triviaqa"], None),
+    ],
+)
+def test_unknown_task_hints(argv: list[str], hint: str | None) -> None:
+    hints = unknown_task_hints(argv)
+    if hint is None:
+        assert hints == []
+    else:
+        [message] = hints
+        assert message.startswith(f"benchmarks: {hint}")
+        assert "(`python -m benchmarks` lists them)." in message

@@ -67,6 +67,7 @@ def test_case_is_compared_in_lower_case(reply: str, letter: str | None) -> None:
         assert parse_option_letter(reply, all_letters, strict=strict).letter == letter
 
 
+@pytest.mark.slow
 def test_run_config_sends_lmms_evals_settings(tmp_path: Path) -> None:
     with LoopbackServer(lambda request: "B. because") as server:
         done = run_config(CONFIG, server.base_url, tmp_path, "-T", "bundled_sample=true")

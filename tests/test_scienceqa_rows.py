@@ -70,6 +70,7 @@ def image_files(dataset: Dataset) -> list[Path]:
     ]
 
 
+@pytest.mark.slow
 def test_the_rows_file_is_keyed_by_the_image_options(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -81,6 +82,7 @@ def test_the_rows_file_is_keyed_by_the_image_options(
     assert jpeg.exists() and not png.exists()
 
 
+@pytest.mark.slow
 def test_a_damaged_rows_file_is_prepared_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -94,6 +96,7 @@ def test_a_damaged_rows_file_is_prepared_again(
     assert kept.read_bytes() == written
 
 
+@pytest.mark.slow
 def test_the_childs_user_error_is_raised_unchanged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -124,6 +127,7 @@ def test_a_child_that_dies_is_reported_with_its_last_words(
     assert capsys.readouterr().err == "first words\nlast words\n"  # shown as they came
 
 
+@pytest.mark.slow
 def test_a_changed_image_file_named_in_parquet_is_read_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -145,6 +149,7 @@ def test_a_changed_image_file_named_in_parquet_is_read_again(
     assert after.read_bytes() == other
 
 
+@pytest.mark.slow
 def test_a_row_error_is_not_kept_once_the_image_is_fixed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -161,6 +166,7 @@ def test_a_row_error_is_not_kept_once_the_image_is_fixed(
     assert scienceqa(data_files=str(rows)).dataset[0].target == "B"
 
 
+@pytest.mark.slow
 def test_the_location_is_named_as_this_run_names_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -178,6 +184,7 @@ def test_the_location_is_named_as_this_run_names_the_file(
     assert scienceqa(data_files=str(absolute)).dataset.location == f"{absolute} (test split)"
 
 
+@pytest.mark.slow
 def test_a_folder_named_benchmarks_in_the_working_directory_is_not_imported(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -188,6 +195,7 @@ def test_a_folder_named_benchmarks_in_the_working_directory_is_not_imported(
     assert len(scienceqa(bundled_sample=True).dataset) == 20
 
 
+@pytest.mark.slow
 def test_an_unwritable_cache_reads_the_rows_anew_with_a_warning(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -193,6 +193,7 @@ def test_one_judge_costs_one_call_per_sample_and_reports_no_panel(tmp_path: Path
 
 
 @pytest.mark.parametrize("task", [simpleqa, simpleqa_verified])
+@pytest.mark.slow
 def test_cached_verdicts_cost_no_call_when_run_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, task: Callable[..., Task]
 ) -> None:
@@ -251,6 +252,7 @@ def inspect_score(log: Path, judge: str, output: Path, base_url: str) -> None:
         (simpleqa_verified, "simpleqa_verified_scorer", {}, "f1"),
     ],
 )
+@pytest.mark.slow
 def test_inspect_score_regrades_a_log_with_another_judge(
     tmp_path: Path, task: Callable[..., Task], scorer: str, args: dict[str, Any], headline: str
 ) -> None:

@@ -163,15 +163,15 @@ def test_metrics_with_the_starter_parse_and_breakdowns(tmp_path: Path) -> None:
     assert "f_score" not in values
     assert values["judge_failures"] == 1.0
     # multi_step is True for rows 1, 3, 7, 19, 42, 250: grades B A C B A C
-    assert values["accuracy[multi_step=True]"] == 2 / 6
-    assert values["f1[multi_step=True]"] == pytest.approx(
+    assert values["accuracy[Multi-step=True]"] == 2 / 6
+    assert values["f1[Multi-step=True]"] == pytest.approx(
         2 * (2 / 4) * (2 / 6) / (2 / 4 + 2 / 6), rel=1e-12
     )
     # topic Politics: rows 5, 7, 19, 25: grades A C B fail
-    assert values["accuracy[topic=Politics]"] == 1 / 4
-    assert values["abstention_rate[topic=Politics]"] == 1 / 4
-    assert values["attempted_accuracy[answer_type=Number]"] == 1.0  # rows 5 (A), 10 (A)
-    assert values["accuracy[requires_reasoning=False]"] == 3 / 6  # rows 0,1,5,7,25,42
+    assert values["accuracy[Topic=Politics]"] == 1 / 4
+    assert values["abstention_rate[Topic=Politics]"] == 1 / 4
+    assert values["attempted_accuracy[Answer type=Number]"] == 1.0  # rows 5 (A), 10 (A)
+    assert values["accuracy[Requires reasoning=False]"] == 3 / 6  # rows 0,1,5,7,25,42
     groups = {name.split("[", 1)[1].split("=", 1)[0] for name in values if "[" in name}
     assert groups == {"topic", "answer_type", "multi_step", "requires_reasoning"}
 

@@ -99,6 +99,7 @@ def test_fewshot_seed_changes_the_draw() -> None:
     assert prompt(triviaqa(data_files=JSONL, fewshot_seed=7), 0) != PROMPT_0_SHOTS_5
 
 
+@pytest.mark.slow
 def test_prompts_identical_across_processes_and_hash_seeds() -> None:
     script = (
         "import json\n"
@@ -644,6 +645,7 @@ def test_a_single_file_is_not_reused_as_the_fewshot_split() -> None:
     )
 
 
+@pytest.mark.slow
 def test_offline_without_data_fails_with_one_clear_message(tmp_path: Path) -> None:
     env = {
         **os.environ,
@@ -724,6 +726,7 @@ def test_a_downloaded_snapshot_folder_loads_offline() -> None:
     assert prompt(task, 0) == prompt(triviaqa(shots=1, data_files=PARQUET), 0)
 
 
+@pytest.mark.slow
 def test_the_inspect_command_prints_the_offline_message_without_a_traceback(
     tmp_path: Path,
 ) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -90,10 +91,18 @@ def run_inspect(*args: str) -> subprocess.CompletedProcess[str]:
             ["benchmarks/trivia_qa"],
             "benchmarks: there is no task 'trivia_qa'; did you mean benchmarks/triviaqa? "
             "The tasks are scienceqa, simpleqa, simpleqa_verified, triviaqa, winogrande "
-            "(`inspect list tasks benchmarks` lists them).",
+            "(`python -m benchmarks` lists them).",
+        ),
+        (
+            ["triviaqa"],
+            "benchmarks: no task file 'triviaqa' here (this package's tasks are named "
+            "benchmarks/<name>); did you mean benchmarks/triviaqa? The tasks are "
+            "scienceqa, simpleqa, simpleqa_verified, triviaqa, winogrande "
+            "(`python -m benchmarks` lists them).",
         ),
     ],
 )
+@pytest.mark.slow
 def test_the_cli_prints_one_clean_message(args: list[str], message: str) -> None:
     done = run_inspect("eval", *args, "--model", "mockllm/model")
     output = done.stdout + done.stderr
@@ -101,6 +110,22 @@ def test_the_cli_prints_one_clean_message(args: list[str], message: str) -> None
     assert message in " ".join(output.split())  # the console wraps long lines
     assert "Traceback" not in output
     assert len(output.strip().splitlines()) <= 8
+
+
+@pytest.mark.slow
+def test_a_corrupt_file_is_reported_once_in_our_words(tmp_path: Path) -> None:
+    rows = Path(WINOGRANDE_FILE).read_text(encoding="utf-8").splitlines()[:5]
+    corrupt = tmp_path / "corrupt.jsonl"
+    corrupt.write_text("\n".join([*rows, '{"sentence": "x", "option1": ']) + "\n")
+    done = run_inspect(
+        "eval", "benchmarks/winogrande", "-T", f"data_files={corrupt}", "--model", "mockllm/model"
+    )
+    output = " ".join((done.stdout + done.stderr).split())
+    assert done.returncode != 0
+    assert output == (
+        f"{corrupt}: could not be read as json: line 6 is not valid JSON "
+        "(Expecting value, character 29)."
+    )
 
 
 def test_parameter_errors_are_value_errors_from_python() -> None:
@@ -118,6 +143,7 @@ def test_num_examples_none_is_accepted_in_every_spelling(spelling: object) -> No
     assert len(task.dataset) == 5
 
 
+@pytest.mark.slow
 def test_num_examples_none_from_the_command_line(tmp_path: Path) -> None:
     done = run_inspect(
         "eval",
@@ -213,3 +239,17 @@ def test_an_unreachable_hub_fails_at_once_with_both_offline_variables(tmp_path: 
     )
     # no retry loop before the message
     assert "Retrying" not in done.stderr
+
+
+@pytest.mark.slow
+def test_a_run_that_evaluates_no_sample_says_so(tmp_path: Path) -> None:
+    args = "benchmarks/winogrande -T bundled_sample=true --limit 0 --model benchmarks/oracle"
+    done = run_inspect("eval", *args.split(), "--log-dir", str(tmp_path))
+    # the console puts the logging call's file:line at the right of the first line
+    output = re.sub(r" \S+\.py:\d+ ", " ", " ".join((done.stdout + done.stderr).split()))
+    assert done.returncode == 0
+    assert (
+        "benchmarks/winogrande: no sample was evaluated (--limit 0 selects none), "
+        "so no metric is reported." in output
+    )
+    assert "hooks enabled" not in output  # registered after start-up: no banner

@@ -179,6 +179,7 @@ def test_few_shot_prompts_do_not_depend_on_build_order() -> None:
     assert other_seed != in_order
 
 
+@pytest.mark.slow
 def test_prompts_identical_across_processes_and_hash_seeds() -> None:
     code = (
         "import json, sys\n"
@@ -274,7 +275,12 @@ def test_end_to_end_accuracy_and_parse_failure_rate(tmp_path: Path) -> None:
         score = sample.scores["option_letter_scorer"]
         assert score.answer == letter
         assert score.value == ("C" if correct else "I")
-        assert score.explanation == (None if letter else "no answer parsed")
+        target = sample.target
+        assert score.explanation == (
+            f"read {letter} (rule answer_marker); target {target}"
+            if letter
+            else f"no answer parsed; target {target}"
+        )
         assert score.metadata == {"rule": "answer_marker" if letter else "none"}
 
 

@@ -132,6 +132,7 @@ def test_the_release_changes_verdicts_end_to_end(tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.slow
 def test_run_config_sends_evalscopes_settings_and_parses_as_evalscope(tmp_path: Path) -> None:
     with LoopbackServer(lambda request: "ANSWER: $B$") as server:
         done = run_config(CONFIG, server.base_url, tmp_path, "-T", f"data_files={VALIDATION}")
