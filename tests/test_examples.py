@@ -20,6 +20,7 @@ import time
 import zlib
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
@@ -347,20 +348,13 @@ def test_notebook_is_committed_clean() -> None:
     assert 'MODEL_B = "anthropic/claude-sonnet-4-0"' in parameters[0].source
 
 
-def test_notebook_runs_top_to_bottom(tmp_path: Path) -> None:
-    nbformat = pytest.importorskip("nbformat")
+def execute_notebook(notebook: Any, tmp_path: Path) -> None:
+    """Run ``notebook`` in a fresh kernel of this interpreter, from ``examples/``."""
     nbclient = pytest.importorskip("nbclient")
     pytest.importorskip("ipykernel")
     pytest.importorskip("ipywidgets", reason="inspect_ai needs ipywidgets in notebooks")
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import KernelManager
-
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    index = next(
-        i for i, cell in enumerate(notebook.cells) if "parameters" in cell.metadata.get("tags", [])
-    )
-    log_dir, plot_dir = tmp_path / "logs", tmp_path / "plots"
-    notebook.cells[index] = nbformat.v4.new_code_cell(notebook_parameters(log_dir, plot_dir))
 
     # A kernelspec naming this interpreter, so no other Python on the machine is picked up.
     kernels = tmp_path / "kernels"
@@ -382,6 +376,47 @@ def test_notebook_runs_top_to_bottom(tmp_path: Path) -> None:
         notebook, km=manager, timeout=120, resources={"metadata": {"path": str(EXAMPLES)}}
     )
     client.execute()
+
+
+def test_notebook_runs_offline_out_of_the_box(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.delenv(key, raising=False)
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    log_dir, plot_dir = tmp_path / "logs", tmp_path / "plots"
+    [parameters] = [c for c in notebook.cells if "parameters" in c.metadata.get("tags", [])]
+    # only the output folders change: the notebook as committed, with no key set
+    parameters.source = parameters.source.replace(
+        'LOG_DIR = "logs"', f"LOG_DIR = {str(log_dir)!r}"
+    ).replace('PLOT_DIR = "plots"', f"PLOT_DIR = {str(plot_dir)!r}")
+    assert str(log_dir) in parameters.source and str(plot_dir) in parameters.source
+    execute_notebook(notebook, tmp_path)
+
+    outputs = [output for cell in notebook.cells for output in cell.get("outputs", [])]
+    assert not [output for output in outputs if output.output_type == "error"]
+    printed = "".join(output.get("text", "") for output in outputs)
+    assert (
+        "No ANTHROPIC_API_KEY / OPENAI_API_KEY set: running offline on the bundled rows with "
+        "benchmarks/oracle (MODEL, GRADER) and benchmarks/random (MODEL_B)." in printed
+    )
+    triviaqa_cell = next(c for c in notebook.cells if "triviaqa_log = run(" in c.source)
+    table = triviaqa_cell.outputs[-1]["data"]["text/plain"]
+    assert re.search(r"triviaqa_scorer\s+exact_match\s+1\.0\b", table), table  # the oracle
+    assert sorted(path.name for path in plot_dir.iterdir()) == sorted(PLOT_FILES)
+    assert len(list(log_dir.glob("*.eval"))) == 5
+
+
+def test_notebook_runs_top_to_bottom(tmp_path: Path) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    index = next(
+        i for i, cell in enumerate(notebook.cells) if "parameters" in cell.metadata.get("tags", [])
+    )
+    log_dir, plot_dir = tmp_path / "logs", tmp_path / "plots"
+    notebook.cells[index] = nbformat.v4.new_code_cell(notebook_parameters(log_dir, plot_dir))
+    execute_notebook(notebook, tmp_path)
 
     outputs = [output for cell in notebook.cells for output in cell.get("outputs", [])]
     assert not [output for output in outputs if output.output_type == "error"]

@@ -173,7 +173,7 @@ def test_metrics_with_the_starter_parse_and_breakdowns(tmp_path: Path) -> None:
     assert values["attempted_accuracy[Answer type=Number]"] == 1.0  # rows 5 (A), 10 (A)
     assert values["accuracy[Requires reasoning=False]"] == 3 / 6  # rows 0,1,5,7,25,42
     groups = {name.split("[", 1)[1].split("=", 1)[0] for name in values if "[" in name}
-    assert groups == {"topic", "answer_type", "multi_step", "requires_reasoning"}
+    assert groups == {"Topic", "Answer type", "Multi-step", "Requires reasoning"}
 
 
 def test_strict_is_the_default_and_counts_judge_failures(tmp_path: Path) -> None:
