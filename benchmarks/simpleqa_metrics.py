@@ -109,14 +109,26 @@ def breakdown_metrics(
     ``name_template`` names each metric from ``{statistic}`` and ``{group_name}``.
     """
     return [
-        grouped(
-            simpleqa_statistic(statistic),
-            group_key,
-            all=False,
-            name_template=name_template.replace("{statistic}", statistic),
-        )
+        grouped_statistic(statistic, group_key, name_template.replace("{statistic}", statistic))
         for statistic in statistics
     ]
+
+
+@metric(name=namespaced("grouped_statistic", __name__))
+def grouped_statistic(statistic: str, group_key: str, name_template: str) -> Metric:
+    """Inspect's ``grouped()`` of one statistic, its groups in name order: ``grouped``
+    lists them in the order the samples came, which differs between a run and an
+    ``inspect score`` re-grading (so their tables would not line up) and between runs."""
+    by_group = grouped(
+        simpleqa_statistic(statistic), group_key, all=False, name_template=name_template
+    )
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        values = by_group(scores)  # type: ignore[arg-type]  # grouped() takes SampleScores
+        assert isinstance(values, dict)
+        return {name: float(values[name]) for name in sorted(values)}  # type: ignore[arg-type]
+
+    return compute
 
 
 def simpleqa_task_metrics(topic_breakdown: bool = True) -> list[Metric | dict[str, list[Metric]]]:

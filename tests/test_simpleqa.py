@@ -840,3 +840,31 @@ def test_a_grade_prompt_file_is_what_the_judge_gets(tmp_path: Path) -> None:
     )
     assert log.status == "success"
     assert prompts == [f"Q: {QUESTIONS[0]}\nGold: Michio Sugeno\nA: {candidate_reply(0)}\nGrade:"]
+
+
+def test_topic_breakdowns_are_listed_in_name_order_whatever_the_sample_order() -> None:
+    from inspect_ai.scorer import SampleScore, Score
+
+    from benchmarks.simpleqa_metrics import breakdown_metrics
+
+    def graded(sample_id: int, topic: str, grade: str) -> SampleScore:
+        value = dict.fromkeys(("correct", "incorrect", "not_attempted", "judge_failure"), 0.0)
+        value[grade] = 1.0
+        return SampleScore(
+            score=Score(value=value), sample_id=sample_id, sample_metadata={"topic": topic}
+        )
+
+    scores = [
+        graded(0, "Sports", "correct"),
+        graded(1, "Art", "incorrect"),
+        graded(2, "Music", "correct"),
+        graded(3, "Art", "correct"),
+    ]
+    [by_topic] = breakdown_metrics("topic", ["accuracy"], "{statistic}[{group_name}]")
+    forward = by_topic(scores)  # type: ignore[arg-type]
+    backward = by_topic(scores[::-1])  # type: ignore[arg-type]
+    assert list(forward.items()) == list(backward.items()) == [  # type: ignore[union-attr]
+        ("accuracy[Art]", 0.5),
+        ("accuracy[Music]", 1.0),
+        ("accuracy[Sports]", 1.0),
+    ]
