@@ -25,6 +25,14 @@ GRADER_TEMPLATE = (
     files("benchmarks").joinpath("simpleqa_grader_template.txt").read_bytes().decode("utf-8")
 )
 GRADE_PROMPT_FIELDS = frozenset({"question", "target", "predicted_answer"})
+# SimpleQA Verified's revised autorater prompt (Haas et al. 2025, arXiv 2509.07968,
+# Appendix A), laid out as the simple-evals template it revises (docs/simpleqa_verified.md).
+VERIFIED_PAPER_GRADER_TEMPLATE = (
+    files("benchmarks")
+    .joinpath("simpleqa_verified_paper_grader_template.txt")
+    .read_bytes()
+    .decode("utf-8")
+)
 
 GRADE_NAMES = {"A": "CORRECT", "B": "INCORRECT", "C": "NOT_ATTEMPTED"}
 GradeParse = Literal["strict", "official", "verified_starter"]

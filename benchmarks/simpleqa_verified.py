@@ -23,13 +23,14 @@ inspect eval benchmarks/simpleqa_verified --model openai/gpt-4o-mini -T profile=
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 
 from benchmarks.data_source import DataSource, HubDataset, rows_dataset
 from benchmarks.judge import read_grade_prompt_file
+from benchmarks.judge_prompt import VERIFIED_PAPER_GRADER_TEMPLATE
 from benchmarks.loading import DataFiles
 from benchmarks.profiles import profile_named
 from benchmarks.profiles.simpleqa import (
@@ -80,6 +81,7 @@ COLUMNS = (
 def simpleqa_verified(
     profile: VerifiedProfileName = "default",
     grade_parse: Annotated[VerifiedGradeParse | None, NoneMeans(PROFILES_VALUE)] = None,
+    grader_prompt: Literal["simple_evals", "paper"] = "simple_evals",
     grade_prompt_file: str | None = None,
     grader_temperature: Annotated[float | None, Minimum(0), NoneMeans("the grader's own")] = None,
     grader_max_tokens: Annotated[int | None, Minimum(1), NoneMeans("the grader's own")] = None,
@@ -103,11 +105,13 @@ def simpleqa_verified(
             upper-cased reply, in that order, so "incorrect" reads as A; else
             C); ``official``: simple-evals' (first ``A|B|C``, else C). A
             judge output that is not a reply is a judge failure under each.
-        grade_prompt_file: A UTF-8 file holding the judge prompt, with the
-            placeholders ``{question}``, ``{target}`` and
-            ``{predicted_answer}`` (e.g. the paper's revised autorater
-            prompt). None: the simple-evals grader template, as the starter
-            code sends it.
+        grader_prompt: ``simple_evals``: the simple-evals grader template, as
+            the Kaggle starter code sends it; ``paper``: the paper's revised
+            autorater prompt (arXiv 2509.07968, Appendix A), which its results
+            were graded with.
+        grade_prompt_file: A UTF-8 file holding a judge prompt of your own,
+            with the placeholders ``{question}``, ``{target}`` and
+            ``{predicted_answer}`` (instead of ``grader_prompt``).
         grader_temperature: Judge temperature (None: the grader's own; the
             starter code sets none).
         grader_max_tokens: Judge output token limit (None: the grader's own).
@@ -132,9 +136,12 @@ def simpleqa_verified(
             "SimpleQA Verified has one split, 'eval': data_files must be a file or "
             f"{{'eval': file}}, got the key(s) {', '.join(repr(k) for k in data_files)}.",
         )
-    grade_prompt = (
-        None if grade_prompt_file is None else read_grade_prompt_file(grade_prompt_file, TASK)
-    )
+    if grade_prompt_file is not None and grader_prompt != "simple_evals":
+        fail(TASK, "pass either grader_prompt or grade_prompt_file, not both.")
+    if grade_prompt_file is not None:
+        grade_prompt: str | None = read_grade_prompt_file(grade_prompt_file, TASK)
+    else:
+        grade_prompt = VERIFIED_PAPER_GRADER_TEMPLATE if grader_prompt == "paper" else None
     source = DataSource(
         TASK,
         "SimpleQA Verified",
@@ -166,10 +173,11 @@ def simpleqa_verified(
         metadata={
             "profile": settings.name,
             **settings.switches(),
+            "grader_prompt": grader_prompt,
             "grade_prompt_file": grade_prompt_file,
             **source.metadata(),
         },
-        version="1.1.0",
+        version="1.2.0",
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import shutil
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from inspect_ai.model import ChatMessage
 
 from benchmarks.errors import DataError, TaskParameterError
 from benchmarks.judge import GRADER_TEMPLATE, parse_grade_verified_starter
+from benchmarks.judge_prompt import VERIFIED_PAPER_GRADER_TEMPLATE
 from benchmarks.simpleqa_verified import simpleqa_verified
 from tests.scripted import last_user_text, scripted_model
 
@@ -127,6 +129,72 @@ def test_the_judge_gets_the_simple_evals_template_with_no_system_message(tmp_pat
         target="Michio Sugeno",
         predicted_answer="Michio Sugeno",
     )
+
+
+def test_the_paper_grader_prompt_is_sent(tmp_path: Path) -> None:
+    seen: list[str] = []
+
+    def judge(messages: list[ChatMessage]) -> str:
+        seen.append(last_user_text(messages))
+        return "A"
+
+    (log,) = eval(
+        simpleqa_verified(dataset_path=str(CSV), num_examples=1, grader_prompt="paper"),
+        model=scripted_model(lambda messages: "Michio Sugeno", name="candidate"),
+        model_roles={"grader": scripted_model(judge, name="grader")},
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success"
+    assert seen == [
+        VERIFIED_PAPER_GRADER_TEMPLATE.format(
+            question="Who received the IEEE Frank Rosenblatt Award in 2010?",
+            target="Michio Sugeno",
+            predicted_answer="Michio Sugeno",
+        )
+    ]
+
+
+def test_the_paper_grader_prompt_is_the_simple_evals_template_with_the_papers_changes() -> None:
+    """Appendix A of arXiv 2509.07968 prints the simple-evals template with its changes
+    highlighted; the shipped text is that template with those changes, and nothing else."""
+    changed = list(
+        difflib.ndiff(GRADER_TEMPLATE.splitlines(), VERIFIED_PAPER_GRADER_TEMPLATE.splitlines())
+    )
+    removed = [line[2:] for line in changed if line.startswith("- ")]
+    assert removed == [
+        "    - Hedging and guessing are permissible, provided that the gold target is fully "
+        "included and the response contains no incorrect information or contradictions.",
+        "Predicted answer 4: I think it's either Malia and Sasha. Or it could be Malia and "
+        "Jackie. Or it could be Joey and Malia.",
+        "Predicted answer 5: It's possible you may mean Betsy and Olivia. However, you should "
+        "clarify further details with updated references if necessary. Is that the correct "
+        "answer?",
+        "    - A factual statement in the answer contradicts the gold target. Incorrect "
+        'statements that have some hedging (e.g., "it is possible that", "although i\'m not '
+        'sure, i think") are also considered incorrect.',
+        "- For grading questions where the gold target is a number, the predicted answer needs "
+        "to be correct to the last significant figure in the gold answer. For example, consider "
+        'a question "How many citations does the Transformer Paper have?" with gold target '
+        '"120k". ',
+        '    - Predicted answers "120k", "124k", and 115k" are all CORRECT. ',
+        '    - Predicted answers "100k" and "113k" are INCORRECT. ',
+        '    - For the question "What is the height of Jason Wei in meters?", the gold target '
+        'is "1.73 m". The predicted answer "1.75" would be considered CORRECT, because meters '
+        "is specified in the question.",
+        '    - For the question "What is the name of Barack Obama\'s wife?", the gold target is '
+        '"Michelle Obama". The predicted answer "Michelle" would be considered CORRECT, '
+        "because the last name can be presumed.",
+        '    - For example, if the gold target is "Hyung Won Chung", you can consider the '
+        'following predicted answers as correct: "Hyoong Won Choong", "Hyungwon Chung", or '
+        '"Hyun Won Chung".',
+    ]
+    added = [line[2:] for line in changed if line.startswith("+ ")]
+    assert len(added) == 16
+    assert "    - Hedging and mentioning multiple candidate answers are permissible, provided " \
+        "that the response eventually commits to a single candidate answer, and that answer " \
+        "is correct." in added
+    assert VERIFIED_PAPER_GRADER_TEMPLATE.count("```") == GRADER_TEMPLATE.count("```") == 8
 
 
 @pytest.mark.parametrize(
