@@ -599,3 +599,24 @@ def test_image_column_of_another_type_is_an_error(tmp_path: Path) -> None:
         f"{path} (test split), row 0: field 'image' should be an image (bytes and path), "
         "a path or null, got int 7"
     )
+
+
+def test_breakdowns_are_listed_in_name_order_whatever_the_sample_order() -> None:
+    from inspect_ai.scorer import SampleScore, Score
+
+    from benchmarks.scienceqa_metrics import grouped_accuracy
+
+    scores = [
+        SampleScore(score=Score(value=value), sample_id=i, sample_metadata={"subject": subject})
+        for i, (subject, value) in enumerate(
+            [("social science", "C"), ("language science", "I"), ("natural science", "C")]
+        )
+    ]
+    by_subject = grouped_accuracy("subject")
+    forward = by_subject(scores)  # type: ignore[arg-type]
+    backward = by_subject(scores[::-1])  # type: ignore[arg-type]
+    assert list(forward.items()) == list(backward.items()) == [  # type: ignore[union-attr]
+        ("language science", 0.0),
+        ("natural science", 1.0),
+        ("social science", 1.0),
+    ]
