@@ -292,14 +292,14 @@ def one_sample_log(name: str, tmp_path: Path) -> OneSampleLog:
     scorer, explanation = OTHER_BENCHMARKS[name]
     roles = {"grader": "benchmarks/oracle"} if spec.judged else None
     [log] = eval(
-        spec.task(bundled_sample=True, num_examples=1),
+        spec.task(bundled_sample=True, num_examples=2),  # two: the viewer shows its list
         model="benchmarks/oracle",
         model_roles=roles,  # type: ignore[arg-type]
         log_dir=str(tmp_path / "logs"),
         display="none",
     )
     assert log.status == "success" and log.samples is not None
-    [sample] = log.samples
+    sample = log.samples[0]
     assert sample.scores is not None
     logged = sample.scores[scorer].explanation or ""
     assert re.fullmatch(explanation, logged), logged
@@ -320,8 +320,11 @@ def test_log_viewer_shows_each_benchmarks_question_and_explanation(
             # metric names without the package prefix: only the task and the model have it
             prefixed = set(re.findall(r"benchmarks/\w+", page.locator("body").inner_text().lower()))
             assert prefixed <= {f"benchmarks/{name}", "benchmarks/oracle"}
+            # the sample list shows the evaluated question (not a demonstration or the
+            # shared instruction): click it there
             listed = page.get_by_text(one_sample_log.question[:40], exact=False).first
             expect(listed).to_be_visible()
+            page.screenshot(path=tmp_path / f"{name}_list.png")
             listed.click()
             scoring_tab = page.get_by_role("tab", name="Scoring")
             scoring_tab.click()
