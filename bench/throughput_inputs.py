@@ -54,12 +54,18 @@ def judge_template() -> str:
 
 
 def grouped_keys(metrics: Any) -> list[list[str]]:
-    """``[metadata key, name template]`` of each of Inspect's ``grouped`` metrics in a list."""
+    """``[metadata key, name template]`` of each grouped metric in a list: Inspect's
+    ``grouped`` and this package's wrappers of it that list the groups in name order."""
     from inspect_ai._util.registry import registry_info, registry_params
 
+    grouped_names = {
+        "inspect_ai/grouped",
+        "benchmarks/grouped_accuracy",
+        "benchmarks/grouped_statistic",
+    }
     keys = []
     for metric in metrics if isinstance(metrics, list) else []:
-        if isinstance(metric, dict) or registry_info(metric).name != "inspect_ai/grouped":
+        if isinstance(metric, dict) or registry_info(metric).name not in grouped_names:
             continue
         params = registry_params(metric)
         keys.append([params["group_key"], params.get("name_template", "{group_name}")])

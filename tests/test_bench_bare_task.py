@@ -11,6 +11,7 @@ from inspect_ai import eval as inspect_eval
 from bench.bare_task import bare
 from bench.throughput_inputs import grouped_keys
 from benchmarks.scienceqa_metrics import scienceqa_metrics
+from benchmarks.simpleqa_metrics import simpleqa_task_metrics
 from tests.scripted import replies_by_prompt
 
 
@@ -80,6 +81,11 @@ def test_the_group_keys_are_read_off_the_benchmarks_grouped_metrics() -> None:
         ["context_type", "{group_name}"],
         ["grade_band", "{group_name}"],
         ["has_hint", "has_hint_{group_name}"],
+    ]
+    assert grouped_keys(simpleqa_task_metrics()) == [
+        ["topic", "accuracy[{group_name}]"],
+        ["topic", "attempted_accuracy[{group_name}]"],
+        ["topic", "abstention_rate[{group_name}]"],
     ]
     assert grouped_keys({"exact_match": []}) == []
     assert grouped_keys(None) == []
