@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +168,32 @@ def in_parallel(*jobs: Any) -> list[Any]:
     return results
 
 
+def both_sides(
+    args: argparse.Namespace,
+    peer_side: Callable[[str], Any],
+    our_side: Callable[[str], Any],
+    *,
+    our_model_named: bool = True,
+) -> tuple[Any, Any, dict[str, Any]]:
+    """Each side against its own copy of the server through a recording proxy, at once:
+    the peer's result, our log, and whether the two sent the same request bodies.
+
+    ``our_model_named=False``: the peer names no model (lm-eval's gguf client; the server
+    ignores it) and Inspect always does, so ours are compared without it."""
+    with RecordingProxy(args.server) as peer, RecordingProxy(args.our_server) as ours:
+        peer_result, log = in_parallel(
+            lambda: peer_side(peer.root), lambda: our_side(ours.root)
+        )
+    our_bodies = ours.bodies
+    if not our_model_named:
+        our_bodies = [{k: v for k, v in body.items() if k != "model"} for body in our_bodies]
+    requests = {
+        "prompts_identical": bodies_match(peer.bodies, our_bodies),
+        "requests": (len(peer.bodies), len(ours.bodies)),
+    }
+    return peer_result, log, requests
+
+
 def row_of_sample(sample: Any) -> int:
     return int(str(sample.id).rsplit("_", 1)[1])
 
@@ -174,32 +201,31 @@ def row_of_sample(sample: Any) -> int:
 def winogrande_gguf(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     rows = first_rows(WINOGRANDE_ROWS, args.rows, work / "rows.jsonl")
     data = {"train": str(work / "rows.jsonl"), "validation": str(work / "rows.jsonl")}
-    with RecordingProxy(args.server) as peer, RecordingProxy(args.our_server) as ours:
-        samples_file, log = in_parallel(
-            lambda: lm_eval(
-                args.peer_python,
-                "winogrande",
-                peer.root,
-                work / "peer",
-                data,
-                "--model",
-                "gguf",
-                "--model_args",
-                f"base_url={peer.root}",
-                "--num_fewshot",
-                str(args.shots),
-            ),
-            lambda: inspect_eval(
-                "configs/winogrande_lm_eval_gguf.yaml",
-                f"openai-api-completions/llamacpp/{MODEL}",
-                ours.root,
-                work / "ours",
-                f"data_files={json.dumps(data)}",
-                f"shots={args.shots}",
-            ),
-        )
-    # Inspect always names the model; the gguf client names none (the server ignores it)
-    our_bodies = [{k: v for k, v in body.items() if k != "model"} for body in ours.bodies]
+    samples_file, log, requests = both_sides(
+        args,
+        lambda root: lm_eval(
+            args.peer_python,
+            "winogrande",
+            root,
+            work / "peer",
+            data,
+            "--model",
+            "gguf",
+            "--model_args",
+            f"base_url={root}",
+            "--num_fewshot",
+            str(args.shots),
+        ),
+        lambda root: inspect_eval(
+            "configs/winogrande_lm_eval_gguf.yaml",
+            f"openai-api-completions/llamacpp/{MODEL}",
+            root,
+            work / "ours",
+            f"data_files={json.dumps(data)}",
+            f"shots={args.shots}",
+        ),
+        our_model_named=False,
+    )
     theirs = {}
     for line in samples_file.read_text(encoding="utf-8").splitlines():
         sample = json.loads(line)
@@ -209,14 +235,7 @@ def winogrande_gguf(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         score = sample.scores["loglikelihood_choice"]
         verdict = 1.0 if score.value == "C" else 0.0
         mine[row_of_sample(sample)] = (list(score.metadata["loglikelihoods"]), verdict)
-    return compare_rows(
-        len(rows),
-        theirs,
-        mine,
-        prompts_identical=bodies_match(peer.bodies, our_bodies),
-        requests=(len(peer.bodies), len(ours.bodies)),
-        what="log-likelihoods",
-    )
+    return compare_rows(len(rows), theirs, mine, **requests, what="log-likelihoods")
 
 
 def winogrande_evalscope(args: argparse.Namespace, work: Path) -> dict[str, Any]:
@@ -225,25 +244,25 @@ def winogrande_evalscope(args: argparse.Namespace, work: Path) -> dict[str, Any]
     rows_file = str(work / "data" / "validation.jsonl")
     script = RUN_EVALSCOPE.format(model=MODEL)
 
-    def peer_side(proxy: RecordingProxy) -> Path:
+    def peer_side(root: str) -> Path:
         (work / "peer").mkdir()
         env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
-        command = [args.peer_python, "-c", script, f"{proxy.root}/v1", str(work / "data")]
+        command = [args.peer_python, "-c", script, f"{root}/v1", str(work / "data")]
         run([*command, str(work / "peer")], env, work / "evalscope.txt")
         [reviews] = (work / "peer" / "reviews").glob("*/winogrande_default.jsonl")
         return reviews
 
-    with RecordingProxy(args.server) as peer, RecordingProxy(args.our_server) as ours:
-        reviews_file, log = in_parallel(
-            lambda: peer_side(peer),
-            lambda: inspect_eval(
-                "configs/winogrande_evalscope.yaml",
-                f"openai-api/llamacpp/{MODEL}",
-                ours.root,
-                work / "ours",
-                f"data_files={rows_file}",
-            ),
-        )
+    reviews_file, log, requests = both_sides(
+        args,
+        peer_side,
+        lambda root: inspect_eval(
+            "configs/winogrande_evalscope.yaml",
+            f"openai-api/llamacpp/{MODEL}",
+            root,
+            work / "ours",
+            f"data_files={rows_file}",
+        ),
+    )
     theirs = {}
     for line in reviews_file.read_text(encoding="utf-8").splitlines():
         review = json.loads(line)
@@ -259,14 +278,7 @@ def winogrande_evalscope(args: argparse.Namespace, work: Path) -> dict[str, Any]
         score = sample.scores["option_letter_scorer"]
         verdict = 1.0 if score.value == "C" else 0.0
         mine[row_of_sample(sample)] = (sample.output.completion, score.answer, verdict)
-    return compare_rows(
-        len(rows),
-        theirs,
-        mine,
-        prompts_identical=bodies_match(peer.bodies, ours.bodies),
-        requests=(len(peer.bodies), len(ours.bodies)),
-        what="replies, letters",
-    )
+    return compare_rows(len(rows), theirs, mine, **requests, what="replies, letters")
 
 
 def triviaqa(args: argparse.Namespace, work: Path) -> dict[str, Any]:
@@ -277,30 +289,30 @@ def triviaqa(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "train": str(TRIVIAQA_DIR / "lm_eval_train.jsonl"),
         "validation": str(work / "validation.jsonl"),
     }
-    with RecordingProxy(args.server) as peer, RecordingProxy(args.our_server) as ours:
-        samples_file, log = in_parallel(
-            lambda: lm_eval(
-                args.peer_python,
-                "triviaqa",
-                peer.root,
-                work / "peer",
-                data,
-                "--model",
-                "local-chat-completions",
-                "--model_args",
-                f"base_url={peer.root}/v1/chat/completions,model={MODEL},num_concurrent=1",
-                "--apply_chat_template",
-                "--num_fewshot",
-                "5",
-            ),
-            lambda: inspect_eval(
-                "configs/triviaqa_lm_eval.yaml",
-                f"openai-api/llamacpp/{MODEL}",
-                ours.root,
-                work / "ours",
-                f"data_files={json.dumps(data)}",
-            ),
-        )
+    samples_file, log, requests = both_sides(
+        args,
+        lambda root: lm_eval(
+            args.peer_python,
+            "triviaqa",
+            root,
+            work / "peer",
+            data,
+            "--model",
+            "local-chat-completions",
+            "--model_args",
+            f"base_url={root}/v1/chat/completions,model={MODEL},num_concurrent=1",
+            "--apply_chat_template",
+            "--num_fewshot",
+            "5",
+        ),
+        lambda root: inspect_eval(
+            "configs/triviaqa_lm_eval.yaml",
+            f"openai-api/llamacpp/{MODEL}",
+            root,
+            work / "ours",
+            f"data_files={json.dumps(data)}",
+        ),
+    )
     theirs = {}
     for line in samples_file.read_text(encoding="utf-8").splitlines():
         sample = json.loads(line)
@@ -309,14 +321,7 @@ def triviaqa(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     for sample in log.samples:
         verdict = sample.scores["triviaqa_scorer"].value["exact_match"]
         mine[str(sample.id)] = (sample.output.completion, verdict)
-    return compare_rows(
-        len(rows),
-        theirs,
-        mine,
-        prompts_identical=bodies_match(peer.bodies, ours.bodies),
-        requests=(len(peer.bodies), len(ours.bodies)),
-        what="replies",
-    )
+    return compare_rows(len(rows), theirs, mine, **requests, what="replies")
 
 
 def bodies_match(peer: list[dict[str, Any]], ours: list[dict[str, Any]]) -> bool:
