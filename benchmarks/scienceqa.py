@@ -30,6 +30,7 @@ inspect eval --run-config configs/scienceqa_lmms_eval.yaml --model openai/gpt-4o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -52,7 +53,7 @@ from benchmarks.scienceqa_data import DATASET, oracle_questions, scienceqa_datas
 from benchmarks.scienceqa_metrics import BREAKDOWNS, scienceqa_metrics
 from benchmarks.scienceqa_prompts import scienceqa_prompt
 from benchmarks.scienceqa_rows import DATASET_PATH, REQUIRED_COLUMNS, checked_fields, grade_band
-from benchmarks.spec import BenchmarkSpec, CompareMetric
+from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions
 from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
 
 __all__ = ["DATASET_PATH", "REQUIRED_COLUMNS", "grade_band", "record_to_sample", "scienceqa"]
@@ -147,7 +148,7 @@ def scienceqa(
         metrics=scienceqa_metrics(),
         config=settings.generate,
         metadata={"profile": settings.name, **settings.switches(), **source.metadata()},
-        version="1.1.0",
+        version="1.2.0",
     )
 
 
@@ -207,4 +208,11 @@ SPEC = BenchmarkSpec(
     breakdowns=BREAKDOWNS,
     oracle=oracle_questions,
     profiles=PROFILES,
+    # 1.1.0 wrote scienceqa_test_12 where 1.2.0 writes test_12 (the viewer's list cut it)
+    former_versions=FormerVersions(
+        versions=("1.1.0",),
+        now="1.2.0",
+        pattern=re.compile(r"scienceqa_(train|validation|test)_(\d+)"),
+        replacement=r"\1_\2",
+    ),
 )

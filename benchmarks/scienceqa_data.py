@@ -58,7 +58,7 @@ def scienceqa_dataset(
     return rows_dataset(
         rows,
         lambda row, record: record_to_sample(
-            record, f"scienceqa_{eval_split}_{row}", rows.image_file(row)
+            record, f"{eval_split}_{row}", rows.image_file(row)
         ),
         name=f"scienceqa_{eval_split}" + ("" if subset == "all" else f"_{subset}"),
         num_examples=num_examples,

@@ -9,6 +9,7 @@ read the specs; nothing else lists the benchmarks.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -49,6 +50,30 @@ class KnownQuestion:
     likely: str | None = None
 
 
+@dataclass(frozen=True)
+class FormerVersions:
+    """Earlier task versions whose logs ``benchmarks.compare`` reads as version ``now``
+    (they asked and scored the same; ids and recorded arguments differ): in a log of one
+    of ``versions``, ids that fully match ``pattern`` become ``pattern.sub(replacement,
+    id)``, and each task argument of ``added_args`` that the log does not record counts
+    as recorded with the value given there (how those versions behaved).
+    """
+
+    versions: tuple[str, ...]
+    now: str
+    pattern: re.Pattern[str]
+    replacement: str
+    added_args: Mapping[str, object] = field(default_factory=dict)
+
+    def current(self, sample_id: str) -> str:
+        """``sample_id`` as the task version ``now`` writes it."""
+        return (
+            self.pattern.sub(self.replacement, sample_id)
+            if self.pattern.fullmatch(sample_id)
+            else sample_id
+        )
+
+
 # The bundled sample's files ({split: path}) -> the questions the oracle knows.
 OracleRule = Callable[[Mapping[str, str]], list[KnownQuestion]]
 
@@ -73,6 +98,8 @@ class BenchmarkSpec:
         oracle: The offline oracle's rule for the bundled sample.
         profiles: The reference profiles, by name (``profile=``).
         judged: Graded by the SimpleQA judge (judge agreement applies).
+        former_versions: Earlier task versions ``benchmarks.compare`` reads as the
+            current one.
     """
 
     name: str
@@ -87,6 +114,7 @@ class BenchmarkSpec:
     profiles: Mapping[str, Profile] = field(default_factory=dict)
     judged: bool = False
     other_scorers: tuple[str, ...] = ()
+    former_versions: FormerVersions | None = None
 
     @property
     def columns(self) -> tuple[str, ...]:

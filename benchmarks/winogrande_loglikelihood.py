@@ -103,7 +103,7 @@ def loglikelihood_task(
         )
 
     def build(row: int, record: dict[str, Any]) -> Sample:
-        sample = record_to_sample(record, f"{dataset_config}_{eval_split}_{row}")
+        sample = record_to_sample(record, f"{eval_split}_{row}")
         assert sample.metadata is not None
         drawn, prefix = demonstrations.prefix(row) if demonstrations else ([], "")
         sample.metadata[FEWSHOT_KEY] = drawn
@@ -124,5 +124,5 @@ def loglikelihood_task(
             "dataset_config": dataset_config,
             **source.metadata(),
         },
-        version="1.3.0",
+        version="1.4.0",
     )

@@ -41,7 +41,7 @@ TRIVIAQA_TRAIN = FIXTURES / "triviaqa" / "train.jsonl"
 TRIVIAQA_PARQUET = FIXTURES / "triviaqa" / "validation.parquet"
 WINOGRANDE_VALIDATION = FIXTURES / "winogrande" / "validation.jsonl"
 SCIENCEQA_PARQUET = FIXTURES / "scienceqa" / "test_rows.hf.parquet"
-SCIENCEQA_IDS = [f"scienceqa_test_{row}" for row in range(10)]
+SCIENCEQA_IDS = [f"test_{row}" for row in range(10)]
 SIMPLEQA_CSV = FIXTURES / "simpleqa" / "simple_qa_test_set.sample.csv"
 
 TASKS: dict[str, Callable[..., Task]] = {
@@ -339,7 +339,7 @@ def winogrande_row_changed(row: int, name: str, value: Any) -> Callable[[Path], 
 
 
 def winogrande_ids(count: int) -> list[str]:
-    return [f"winogrande_xl_validation_{row}" for row in range(count)]
+    return [f"validation_{row}" for row in range(count)]
 
 
 def check_repeated_winogrande_row(samples: list[Sample]) -> None:

@@ -20,8 +20,10 @@ from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from inspect_ai.model import ChatMessage
 
+from benchmarks.catalog import specs
 from benchmarks.compare import CompareError, Settings, compare_logs, describe_logs
 from benchmarks.compare.api import COMPARE_COLUMNS
+from benchmarks.compare.tasks import task_key
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
 from benchmarks.statistics import newcombe_paired_interval, wilson_interval
@@ -353,7 +355,7 @@ def test_refuses_another_task_and_another_dataset(tmp_path: Path, runs) -> None:
     message = refusal([log_of(runs["careful"], "winogrande"), other.location])
     assert message.endswith(
         "5 shared sample id(s) have different targets (first: "
-        "winogrande_xl_validation_0: 'B' vs 'A'); not the same dataset."
+        "validation_0: 'B' vs 'A'); not the same dataset."
     )
 
 
@@ -586,3 +588,54 @@ def test_loglikelihood_logs_compare_on_their_own_scorer(tmp_path: Path) -> None:
     assert (row["baseline_value"], row["n"]) == (1.0, 40)
     assert row["candidate_value"] == pytest.approx(1 - wrong / 40)
     assert (row["baseline_only"], row["candidate_only"]) == (wrong, 0)
+
+
+def as_former_version(path: str, version: str, old_id, tmp_path: Path) -> str:
+    """The log at ``path`` as an earlier task version wrote it: its version, its ids, and
+    without the task arguments added since (``FormerVersions.added_args``)."""
+    log = read_eval_log(path)
+    log.eval.task_version = version
+    former = specs()[task_key(log.eval.task)].former_versions
+    assert former is not None
+    for name in former.added_args:
+        del log.eval.task_args[name]
+        (log.eval.metadata or {}).pop(name, None)
+    for sample in log.samples or []:
+        sample.id = old_id(sample.id)
+    for summary in log.reductions or []:
+        for reduced in summary.samples:
+            reduced.sample_id = old_id(reduced.sample_id)
+    written = tmp_path / f"former-{version}-{Path(path).name}"
+    write_eval_log(log, str(written))
+    return str(written)
+
+
+@pytest.mark.parametrize(
+    ("task", "version", "old_id"),
+    [
+        ("winogrande", "1.2.0", lambda i: f"winogrande_xl_{i}"),
+        ("scienceqa", "1.1.0", lambda i: f"scienceqa_{i}"),
+    ],
+)
+def test_logs_of_the_version_before_the_id_change_pair_with_new_ones(
+    task: str, version: str, old_id, tmp_path: Path, runs
+) -> None:
+    careful = log_of(runs["careful"], task)
+    former = as_former_version(log_of(runs["guesser"], task), version, old_id, tmp_path)
+    now = compare_logs([careful, log_of(runs["guesser"], task)], settings=FAST)
+    across = compare_logs([careful, former], settings=FAST)
+    assert across.attrs["pairing"][0]["paired"] == now.attrs["pairing"][0]["paired"] > 0
+    assert across.drop(columns=["candidate"], errors="ignore").equals(
+        now.drop(columns=["candidate"], errors="ignore")
+    )
+    # a version that changed more than the ids is still refused
+    older = as_former_version(log_of(runs["guesser"], task), "1.0.0", old_id, tmp_path)
+    message = refusal([careful, older])
+    assert "the task version differs (" in message and f"'1.0.0' in {Path(older).name})" in message
+
+
+def test_former_ids_lead_to_the_version_every_profile_runs() -> None:
+    for spec in specs().values():
+        if spec.former_versions is not None:
+            versions = {spec.task(profile=p, bundled_sample=True).version for p in spec.profiles}
+            assert versions == {spec.former_versions.now}, spec.name

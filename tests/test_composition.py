@@ -180,7 +180,7 @@ def test_the_solver_alone_refuses_a_sample_with_demonstrations(tmp_path: Path) -
     )
     assert log.status == "error" and log.error is not None
     assert log.error.message == (
-        "ValueError(\"mcq_prompt: sample 'winogrande_xl_validation_0' names demonstrations "
+        "ValueError(\"mcq_prompt: sample 'validation_0' names demonstrations "
         "(metadata 'fewshot': [28, 7]) but the solver has no pool; pass the task's "
         "demonstrations, or use the task's own prompt solver.\")"
     )

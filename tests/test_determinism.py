@@ -114,12 +114,12 @@ def samples_by_process() -> list[dict[str, list[dict[str, Any]]]]:
 FIRST_SAMPLES = {
     "triviaqa": ("tc_33", "Question: In the Shakespeare play ‘The Tempest’"),
     "winogrande": (
-        "winogrande_xl_validation_0",
+        "validation_0",
         "Here are some examples of how to answer similar questions:",
     ),
     "simpleqa": ("simpleqa_0", "Who received the IEEE Frank Rosenblatt Award in 2010?"),
     "scienceqa": (
-        "scienceqa_test_0",
+        "test_0",
         '[{"content": [{"detail": "auto", "image": "',
     ),
 }

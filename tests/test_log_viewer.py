@@ -283,6 +283,7 @@ class OneSampleLog:
     log_dir: Path
     question: str
     explanation: str
+    sample_id: str
 
 
 @pytest.fixture
@@ -304,7 +305,7 @@ def one_sample_log(name: str, tmp_path: Path) -> OneSampleLog:
     logged = sample.scores[scorer].explanation or ""
     assert re.fullmatch(explanation, logged), logged
     question = sample.input if isinstance(sample.input, str) else sample.input[-1].text
-    return OneSampleLog(name, tmp_path / "logs", question, logged)
+    return OneSampleLog(name, tmp_path / "logs", question, logged, str(sample.id))
 
 
 @pytest.mark.slow
@@ -325,6 +326,14 @@ def test_log_viewer_shows_each_benchmarks_question_and_explanation(
             listed = page.get_by_text(one_sample_log.question[:40], exact=False).first
             expect(listed).to_be_visible()
             page.screenshot(path=tmp_path / f"{name}_list.png")
+            # and the sample's id in full (the list cuts a long one with an ellipsis)
+            shown_id = page.get_by_text(one_sample_log.sample_id, exact=True).first
+            expect(shown_id).to_be_visible()
+            cut = shown_id.evaluate(
+                "e => [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth)"
+                " || (e.parentElement.scrollWidth > e.parentElement.clientWidth)"
+            )
+            assert not cut, f"the sample list cuts the id {one_sample_log.sample_id!r}"
             listed.click()
             scoring_tab = page.get_by_role("tab", name="Scoring")
             scoring_tab.click()

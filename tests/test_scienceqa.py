@@ -124,7 +124,7 @@ def test_row_with_image_and_hint_is_image_then_text() -> None:
     assert message.content == [ContentImage(image=image.image), ContentText(text=ROW0_TEXT)]
     uri = "data:image/png;base64," + base64.b64encode(fixture_image(0)).decode("ascii")
     assert sent_image_uri(sample) == uri
-    assert sample.id == "scienceqa_test_0"
+    assert sample.id == "test_0"
     assert sample.target == "B"
     assert sample.choices == ["0:4", "4:0", "2:2", "1:3", "3:1"]
     assert sample.metadata == {
@@ -302,7 +302,7 @@ def test_image_paths_in_jsonl_are_relative_to_the_file(tmp_path: Path) -> None:
     assert image_of(dataset.dataset[0])[1] == fixture_image(0)
     assert prompt(dataset, 1) == ROW1_TEXT
     assert [s.id for s in scienceqa(data_files=str(path), subset="image").dataset] == [
-        "scienceqa_test_0"
+        "test_0"
     ]
 
 
@@ -324,7 +324,7 @@ def test_missing_image_file_is_an_error(tmp_path: Path) -> None:
 )
 def test_subsets(subset: str, ids: list[int]) -> None:
     task = scienceqa(data_files=str(FIXTURE), subset=subset)  # type: ignore[arg-type]
-    assert [s.id for s in task.dataset] == [f"scienceqa_test_{row}" for row in ids]
+    assert [s.id for s in task.dataset] == [f"test_{row}" for row in ids]
     assert task.dataset.name == "scienceqa_test" + ("" if subset == "all" else f"_{subset}")
     assert all(s.metadata is not None for s in task.dataset)
     assert {s.metadata["has_image"] for s in task.dataset if s.metadata} == (
@@ -338,7 +338,7 @@ def test_samples_are_built_lazily_and_once() -> None:
     assert isinstance(dataset, LazyDataset)
     assert dataset.built_rows == 0
     first_two = dataset[:2]
-    assert [s.id for s in first_two] == ["scienceqa_test_0", "scienceqa_test_3"]
+    assert [s.id for s in first_two] == ["test_0", "test_3"]
     assert dataset.built_rows == 2
     assert dataset[0] is first_two[0]  # cached: each image is encoded once
     assert dataset.built_rows == 2
@@ -380,7 +380,7 @@ def test_bad_rows_name_row_and_field(tmp_path: Path, change: dict[str, Any], mes
 def test_answer_as_string_is_a_type_error() -> None:
     record = fixture_records()[1] | {"answer": "0"}
     with pytest.raises(TypeError, match=r"^field 'answer' should be int, got str '0'$"):
-        record_to_sample(record, "scienceqa_test_1")
+        record_to_sample(record, "test_1")
 
 
 def test_missing_column(tmp_path: Path) -> None:
@@ -571,15 +571,15 @@ def test_eval_scores_record_letter_and_rule(tmp_path: Path) -> None:
         for score in (sample.scores or {}).values()
     }
     assert recorded == {
-        "scienceqa_test_0": ("B", "exact", "C"),
-        "scienceqa_test_1": ("A", "parenthesized", "C"),
-        "scienceqa_test_2": ("B", "answer_phrase", "C"),
-        "scienceqa_test_3": ("A", "letter_period", "I"),
-        "scienceqa_test_4": ("B", "letter_period", "C"),
-        "scienceqa_test_5": (None, "none", "I"),
-        "scienceqa_test_6": ("A", "exact", "C"),
-        "scienceqa_test_7": ("C", "exact", "I"),
-        "scienceqa_test_8": ("B", "answer_phrase", "C"),
+        "test_0": ("B", "exact", "C"),
+        "test_1": ("A", "parenthesized", "C"),
+        "test_2": ("B", "answer_phrase", "C"),
+        "test_3": ("A", "letter_period", "I"),
+        "test_4": ("B", "letter_period", "C"),
+        "test_5": (None, "none", "I"),
+        "test_6": ("A", "exact", "C"),
+        "test_7": ("C", "exact", "I"),
+        "test_8": ("B", "answer_phrase", "C"),
     }
 
 

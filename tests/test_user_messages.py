@@ -190,8 +190,8 @@ def test_triviaqa_evaluates_every_row_by_default() -> None:
     [
         (lambda: triviaqa(bundled_sample=True), 30, "tc_33"),
         (lambda: simpleqa(bundled_sample=True), 30, "simpleqa_0"),
-        (lambda: winogrande(bundled_sample=True, shots=2), 40, "winogrande_xl_validation_0"),
-        (lambda: scienceqa(bundled_sample=True), 20, "scienceqa_test_0"),
+        (lambda: winogrande(bundled_sample=True, shots=2), 40, "validation_0"),
+        (lambda: scienceqa(bundled_sample=True), 20, "test_0"),
     ],
 )
 def test_each_task_runs_on_its_bundled_sample(task, size: int, first_id: str) -> None:  # type: ignore[no-untyped-def]

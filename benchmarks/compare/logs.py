@@ -37,7 +37,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from inspect_ai.log import (
@@ -51,6 +51,7 @@ from inspect_ai.log import (
 from inspect_ai.scorer import Score, value_to_float
 
 from benchmarks.compare.tasks import GRADED_TASKS, TASKS, TaskScores, task_key
+from benchmarks.spec import FormerVersions
 from benchmarks.statistics import FloatArray
 
 # Arguments that change neither the questions asked nor how they are scored.
@@ -65,6 +66,7 @@ NOT_RECORDED = "<not recorded>"
 
 # A full sample or its summary: both have id, epoch, scores, error, metadata, target, input.
 SampleRecord = EvalSample | EvalSampleSummary
+SampleT = TypeVar("SampleT", EvalSample, EvalSampleSummary)
 
 _to_float = value_to_float()
 
@@ -88,6 +90,33 @@ class TaskLog:
     @property
     def scores(self) -> TaskScores:
         return TASKS[self.task]
+
+    @property
+    def former(self) -> FormerVersions | None:
+        """How this log, of an earlier task version read as the current one, differs."""
+        former = self.scores.former_versions
+        return former if former and str(self.header.eval.task_version) in former.versions else None
+
+    @property
+    def task_version(self) -> str:
+        """The task version (a former one read as the current counts as the current)."""
+        former = self.former
+        return former.now if former else str(self.header.eval.task_version)
+
+    def task_args(self) -> dict[str, Any]:
+        """The task arguments as applied (``effective_task_args``), with those added since
+        a former version filled in as that version behaved."""
+        args = effective_task_args(self.header.eval)
+        if (former := self.former) is not None:
+            args = {**former.added_args, **args}
+        return args
+
+    def current_ids(self, samples: Sequence[SampleT]) -> Sequence[SampleT]:
+        """``samples`` with their ids as the current task version writes them."""
+        if (former := self.former) is not None:
+            for sample in samples:
+                sample.id = former.current(str(sample.id))
+        return samples
 
 
 @dataclass
@@ -178,7 +207,7 @@ def read_samples(log: TaskLog) -> list[EvalSampleSummary]:
         raise CompareError(f"{display_path(log.path)}: cannot read the samples ({ex}).") from None
     if not summaries:
         raise CompareError(f"{display_path(log.path)}: the log holds no samples.")
-    return summaries
+    return list(log.current_ids(summaries))
 
 
 def read_full_samples(log: TaskLog) -> list[EvalSample]:
@@ -189,7 +218,7 @@ def read_full_samples(log: TaskLog) -> list[EvalSample]:
         raise CompareError(f"{display_path(log.path)}: cannot read the samples ({ex}).") from None
     if not full.samples:
         raise CompareError(f"{display_path(log.path)}: the log holds no samples.")
-    return full.samples
+    return list(log.current_ids(full.samples))
 
 
 def score_components(
@@ -300,7 +329,7 @@ def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool
 
     if baseline.task != candidate.task:
         raise differs("the task", a.task, b.task)
-    if a.task_version != b.task_version:
+    if baseline.task_version != candidate.task_version:
         raise differs("the task version", a.task_version, b.task_version)
     if a.dataset.name != b.dataset.name:
         raise differs("the dataset (name, config and split)", a.dataset.name, b.dataset.name)
@@ -321,7 +350,7 @@ def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool
             "score LOG --model-role grader=... --action append, then --scorer <name>1), or "
             "measure the judges with --judges."
         )
-    args_a, args_b = effective_task_args(a), effective_task_args(b)
+    args_a, args_b = baseline.task_args(), candidate.task_args()
     for name in sorted((set(args_a) | set(args_b)) - UNCHECKED_TASK_ARGS):
         if args_a.get(name, NOT_RECORDED) != args_b.get(name, NOT_RECORDED):
             value_a, value_b = args_a.get(name, NOT_RECORDED), args_b.get(name, NOT_RECORDED)

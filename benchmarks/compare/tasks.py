@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from benchmarks.catalog import specs
 from benchmarks.simpleqa_metrics import GRADE_VALUE_KEYS
-from benchmarks.spec import CompareMetric
+from benchmarks.spec import CompareMetric, FormerVersions
 
 Metric = CompareMetric
 # The value of a "C"/"I" score (option_letter_scorer) is read as this component.
@@ -31,7 +31,8 @@ class TaskScores:
     ``value_to_float`` as the component ``correct``. ``other_scorers``: those some
     profiles use instead of ``scorer`` (a log holds one or the other). ``category_metrics``:
     the metrics also reported per category of each field in ``breakdowns``
-    (sample metadata keys).
+    (sample metadata keys). ``former_versions``: the earlier task versions read as the
+    current one (``BenchmarkSpec``).
     """
 
     scorer: str
@@ -40,6 +41,7 @@ class TaskScores:
     metrics: tuple[CompareMetric, ...]
     category_metrics: tuple[str, ...]
     breakdowns: tuple[str, ...]
+    former_versions: FormerVersions | None = None
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -55,6 +57,7 @@ def _task_scores() -> dict[str, TaskScores]:
             metrics=spec.compare_metrics,
             category_metrics=spec.category_metrics,
             breakdowns=spec.breakdowns,
+            former_versions=spec.former_versions,
         )
         for name, spec in specs().items()
     }
