@@ -1,6 +1,6 @@
 """Deterministic few-shot demonstration draws, made while a dataset is loaded.
 
-Both draw rules use one ``random.Random(fewshot_seed)`` walking the evaluation
+Two draw rules use one ``random.Random(fewshot_seed)`` walking the evaluation
 questions in order, one draw per question:
 
 - ``SeededDraws``: ``rng.sample(pool, shots)``.
@@ -24,6 +24,16 @@ always receives the same demonstrations whatever order questions are built in,
 in any process (``random.Random`` with an int seed ignores ``PYTHONHASHSEED``).
 Each sample keeps its draw as row ids; ``fewshot_prompt`` and ``mcq_prompt``
 render it.
+
+A third gives every question the same demonstrations:
+
+- ``ShuffledHeadDraws``: the first ``shots`` rows of the pool shuffled by
+  Hugging Face ``datasets``' ``Dataset.shuffle(seed=fewshot_seed)``, as
+  inspect_ai's ``hf_dataset(shuffle=True, seed=..., limit=shots)`` reads them
+  (inspect_evals' Winogrande draw). That shuffle is ``select`` of
+  ``numpy.random.default_rng(seed).permutation(len(dataset))``
+  (``datasets/arrow_dataset.py``, ``Dataset.shuffle``, datasets 5.2.0), so the
+  positions come from the pool's length alone, computed here without the rows.
 """
 
 from __future__ import annotations
@@ -59,6 +69,20 @@ class SeededDraws:
 
     def _draw(self, position: int) -> list[int]:
         return self._rng.sample(range(self.pool_size), self.shots)
+
+
+class ShuffledHeadDraws(SeededDraws):
+    """The same demonstrations for every question: the first ``shots`` positions of
+    ``numpy.random.default_rng(seed).permutation(pool_size)``, Hugging Face's shuffle."""
+
+    def _draw(self, position: int) -> list[int]:
+        if not self._draws:
+            # numpy (a dependency of datasets) is imported by the first draw of this rule only
+            import numpy
+
+            permutation = numpy.random.default_rng(self.seed).permutation(self.pool_size)
+            return [int(index) for index in permutation[: self.shots]]
+        return self._draws[0]
 
 
 class LmEvalDraws(SeededDraws):

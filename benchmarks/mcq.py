@@ -6,6 +6,8 @@ The parsing rules, each named by the reference and version it reproduces:
   ``ANSWER: X`` (the format evalscope's multiple-choice template asks for).
 - ``parse_evalscope_answer``: evalscope's ``parse_answers`` (single answer),
   release by release from 1.11.0 to 1.14.1 (``EVALSCOPE_RELEASES``).
+- ``parse_inspect_choice``: Inspect's own reading for its ``choice()`` scorer
+  (``multiple_choice()``'s single-answer parse), which inspect_evals' tasks use.
 - ``parse_option_letter``: with ``strict``, lmms-eval 0.7.3's ScienceQA rule
   (``sqa_process_results``, after LLaVA: the stripped reply is the letter in
   either case, or starts with ``X.``); without, extended with formats that
@@ -23,6 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from inspect_ai.model import ModelName, ModelOutput
 from inspect_ai.scorer import (
     CORRECT,
     INCORRECT,
@@ -37,6 +40,7 @@ from inspect_ai.scorer import (
     stderr,
 )
 from inspect_ai.solver import TaskState
+from inspect_ai.solver._multiple_choice import parse_answers
 
 from benchmarks.mcq_prompt import option_letters
 from benchmarks.model_outputs import candidate_note
@@ -250,6 +254,33 @@ def parse_evalscope_answer(
     return UNPARSED
 
 
+def parse_inspect_choice(reply: str, valid: Sequence[str]) -> ParsedLetter:
+    """The letter Inspect's ``multiple_choice()`` solver reads from ``reply`` (one answer).
+
+    Inspect's own function is called (``parse_answers`` in
+    ``inspect_ai/solver/_multiple_choice.py``, which the ``choice()`` scorer relies on), on a
+    state holding only the reply and as many choices as ``valid`` letters, so the reading is
+    the installed Inspect's, as it is for inspect_evals run with it. In 0.3.285: the last
+    ``ANSWER: X`` line (any case; ``$X$``, ``**X**`` and ``(X)`` unwrapped; a trailing period
+    allowed), else the last ``ANSWER: X`` anywhere; the text after the marker must be one
+    valid letter (``ANSWER: A, B`` and ``ANSWER: Because`` read nothing). Rule ``inspect_choice``.
+    """
+    state = TaskState(
+        model=ModelName("none/none"),
+        sample_id=0,
+        epoch=0,
+        input="",
+        messages=[],
+        choices=list(valid),
+        output=ModelOutput.from_content("none", reply),
+    )
+    answers = parse_answers(state, multiple_correct=False)
+    if len(answers) != 1:
+        return UNPARSED
+    (letter,) = answers
+    return ParsedLetter(letter, "inspect_choice") if letter in valid else UNPARSED
+
+
 LetterParser = Callable[[str, Sequence[str]], ParsedLetter]
 
 LETTER_PARSERS: dict[str, LetterParser] = {
@@ -259,6 +290,7 @@ LETTER_PARSERS: dict[str, LetterParser] = {
         f"evalscope_{release}": functools.partial(parse_evalscope_answer, release=release)
         for release in EVALSCOPE_RELEASES
     },
+    "inspect_choice": parse_inspect_choice,
     "option_letter": lambda reply, valid: parse_option_letter(reply, valid, strict=False),
     "option_letter_strict": lambda reply, valid: parse_option_letter(reply, valid, strict=True),
 }

@@ -15,7 +15,11 @@ evalscope 1.14.1 does (``answer_parse=evalscope_<release>`` as an earlier
 release did). Demonstrations, when asked for, follow the layout of
 evalscope's multiple-choice few-shot template as read from its source (not
 run against evalscope: its Winogrande benchmark is 0-shot, which the peer
-test covers).
+test covers). Profile ``inspect_evals_0.28.0`` asks as inspect_evals 0.28.0's
+``winogrande`` does (``inspect_evals/winogrande/winogrande.py``): 5 demonstrations
+from the train split, Hugging Face's shuffle with seed 42, the same for every
+question, in a system message; the question in Inspect's ``multiple_choice()``
+template with ``[BLANK]``; the reply read by Inspect's ``choice()`` rule; max_tokens 64.
 
 # 0-shot on the 1,267 validation questions
 inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini
@@ -25,6 +29,9 @@ inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T profile=eval
 
 # 5-shot, demonstrations drawn from the winogrande_xl train split
 inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T shots=5
+
+# inspect_evals 0.28.0's winogrande: system message of demonstrations, its template
+inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T profile=inspect_evals_0.28.0
 """
 
 from __future__ import annotations
@@ -45,7 +52,9 @@ from benchmarks.profiles import profile_named
 from benchmarks.profiles.winogrande import (
     PROFILES,
     AnswerParse,
+    FewshotDraw,
     ProfileName,
+    PromptFormat,
     Scoring,
 )
 from benchmarks.registry_names import namespaced
@@ -60,8 +69,8 @@ from benchmarks.winogrande_loglikelihood import (
 from benchmarks.winogrande_prompts import (
     ANSWER_LETTERS,
     WinograndeDemonstrations,
+    question_prompt,
     read_question,
-    winogrande_prompt,
 )
 
 DATASET = HubDataset(
@@ -93,6 +102,8 @@ def winogrande(
     answer_parse: Annotated[AnswerParse | None, NoneMeans(PROFILES_VALUE)] = None,
     scoring: Annotated[Scoring | None, NoneMeans(PROFILES_VALUE)] = None,
     loglikelihood_request: Annotated[LoglikelihoodRequest | None, NoneMeans(PROFILES_VALUE)] = None,
+    prompt_format: Annotated[PromptFormat | None, NoneMeans(PROFILES_VALUE)] = None,
+    fewshot_draw: Annotated[FewshotDraw | None, NoneMeans(PROFILES_VALUE)] = None,
     dataset_config: Config = "winogrande_xl",
     eval_split: EvalSplit = "validation",
     num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
@@ -106,19 +117,24 @@ def winogrande(
     Args:
         profile: ``default`` (this project's: evalscope's prompt, the last
             ``ANSWER: X``), ``evalscope_1.14.1`` (evalscope 1.14.1's reply
-            parse too), ``lm_eval_0.4.13`` or ``lm_eval_0.4.13_gguf``
-            (lm-evaluation-harness 0.4.13 by log-likelihood, through its
-            ``local-completions`` or ``gguf`` client); the switches below
-            default to the profile's.
+            parse too), ``inspect_evals_0.28.0`` (inspect_evals 0.28.0: 5
+            demonstrations, the same for every question, in a system message;
+            Inspect's ``choice()`` reading; max_tokens 64), ``lm_eval_0.4.13`` or
+            ``lm_eval_0.4.13_gguf`` (lm-evaluation-harness 0.4.13 by
+            log-likelihood, through its ``local-completions`` or ``gguf``
+            client); the switches below default to the profile's.
         shots: Demonstrations before each question, drawn from the ``train``
             split of ``dataset_config`` (0, the reference, loads no train split).
-        fewshot_seed: Seed of the demonstration draws (1234).
+        fewshot_seed: Seed of the demonstration draws (1234; 42 under
+            ``inspect_evals_0.28.0``).
         answer_parse: ``answer_marker`` reads the last ``ANSWER: X`` only (a
             reply without one is a parse failure); ``evalscope`` is evalscope
             1.14.1's rule (case-sensitive letter, ``A/B`` or ``A and B`` is no
             answer, ``$\\boxed{B}$`` is B, falling back to the last capital
             letter of the reply); ``evalscope_<release>`` is the rule of that
-            release (1.11.0, 1.11.1, 1.12.0, 1.13.0, 1.14.0 or 1.14.1).
+            release (1.11.0, 1.11.1, 1.12.0, 1.13.0, 1.14.0 or 1.14.1);
+            ``inspect_choice`` is Inspect's ``multiple_choice()``/``choice()``
+            reading (the last ``ANSWER: X``, one letter, any case).
         scoring: ``generate`` (a reply, its letter read) or ``loglikelihood``
             (each option scored by the log-likelihood of the rest of the
             sentence, lm-evaluation-harness's rule; a completions-endpoint
@@ -127,6 +143,13 @@ def winogrande(
             (lm-evaluation-harness's ``local-completions``: the server's
             ``/tokenize``, token ids) or ``text`` (its ``gguf`` client: one
             string, split by the echoed tokens; llama.cpp-style servers).
+        prompt_format: ``evalscope`` (one user message, demonstrations before
+            the question) or ``inspect_evals`` (inspect_evals 0.28.0's: the
+            demonstrations in a system message, the question as ``Sentence:``
+            with ``[BLANK]`` in Inspect's ``multiple_choice()`` template).
+        fewshot_draw: ``per_question`` (a seeded draw for each question) or
+            ``hf_shuffle`` (the first ``shots`` train rows after Hugging Face
+            ``datasets``' ``shuffle(seed=fewshot_seed)``, for every question).
         dataset_config: Hub config, one of ``winogrande_xs``, ``_s``, ``_m``,
             ``_l``, ``_xl``, ``_debiased``; they differ only in their train
             split (validation is the same 1,267 rows in every config).
@@ -172,7 +195,9 @@ def winogrande(
     demonstrations = None
     if settings.shots > 0:
         pool = source.pool(FEWSHOT_SPLIT, keep=COLUMNS, **request)
-        demonstrations = WinograndeDemonstrations(pool, settings.shots, settings.fewshot_seed)
+        demonstrations = WinograndeDemonstrations(
+            pool, settings.shots, settings.fewshot_seed, settings.fewshot_draw
+        )
 
     def build(row: int, record: dict[str, Any]) -> Sample:
         sample = record_to_sample(record, sample_id=f"{dataset_config}_{eval_split}_{row}")
@@ -189,7 +214,7 @@ def winogrande(
             name=f"{dataset_config}_{eval_split}",
             num_examples=args.num_examples,
         ),
-        solver=[winogrande_prompt(demonstrations), generate()],
+        solver=[question_prompt(settings.prompt_format, demonstrations), generate()],
         scorer=option_letter_scorer(settings.answer_parse),
         config=settings.generate,
         metadata={
@@ -214,9 +239,12 @@ def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
     questions = []
     for row in jsonl_records(files["validation"]):
         before, after, options, gold = read_sentence(row)
+        # the sentence's text on each side of the blank, found whether the prompt keeps the
+        # `_` or writes it `[BLANK]` (prompt_format=inspect_evals); the longer first (ranked)
+        parts = sorted((p for p in row["sentence"].split("_") if p.strip()), key=len, reverse=True)
         questions.append(
             KnownQuestion(
-                (row["sentence"], row["option1"], row["option2"]),
+                (*parts, row["option1"], row["option2"]),
                 f"ANSWER: {ANSWER_LETTERS[row['answer']]}",
                 likely=f"{before}{options[gold]} {after}",
             )

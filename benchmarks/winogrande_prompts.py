@@ -3,7 +3,9 @@
 The question is asked in evalscope 1.14.1's single-answer multiple-choice
 template (``evalscope/utils/multi_choices.py``), options lettered A/B;
 demonstrations, when asked for, follow the layout of its multiple-choice
-few-shot template, drawn by ``SeededDraws`` while the dataset is loaded.
+few-shot template, drawn while the dataset is loaded (``SeededDraws``, or
+``ShuffledHeadDraws`` under ``fewshot_draw=hf_shuffle``). ``prompt_format=inspect_evals``
+asks as inspect_evals 0.28.0 does instead (``benchmarks/winogrande_inspect_evals.py``).
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from typing import Any
 from inspect_ai.solver import Solver
 
 from benchmarks.errors import DataError
-from benchmarks.fewshot_draws import SeededDraws
+from benchmarks.fewshot_draws import SeededDraws, ShuffledHeadDraws
 from benchmarks.mcq_prompt import mcq_prompt
 from benchmarks.prepared_rows import PreparedColumns
+from benchmarks.profiles.winogrande import FewshotDraw, PromptFormat
 from benchmarks.records import field, field_problem
+from benchmarks.winogrande_inspect_evals import inspect_evals_winogrande_prompt
 
 ANSWER_LETTERS = {"1": "A", "2": "B"}
 QUESTION_TEMPLATE = (
@@ -28,6 +32,21 @@ QUESTION_TEMPLATE = (
 OPTION_LINE = "{letter}) {choice}"
 DEMONSTRATION_TEMPLATE = "{question}\n{options}\nANSWER: {answer}"
 FEWSHOT_PREAMBLE = "Here are some examples of how to answer similar questions:\n\n"
+DRAWS: dict[str, type[SeededDraws]] = {"per_question": SeededDraws, "hf_shuffle": ShuffledHeadDraws}
+
+
+def question_prompt(
+    prompt_format: PromptFormat, demonstrations: WinograndeDemonstrations | None
+) -> Solver:
+    """The solver that builds a sample's messages in ``prompt_format``."""
+    if prompt_format == "inspect_evals":
+        draws = demonstrations.draws if demonstrations is not None else None
+        return inspect_evals_winogrande_prompt(
+            demonstrations,
+            shots=draws.shots if draws is not None else 0,
+            seed=draws.seed if draws is not None else 0,
+        )
+    return winogrande_prompt(demonstrations)
 
 
 def winogrande_prompt(demonstrations: WinograndeDemonstrations | None = None) -> Solver:
@@ -58,11 +77,13 @@ def read_question(record: dict[str, Any]) -> tuple[str, list[str], str]:
 
 class WinograndeDemonstrations(Mapping[int, dict[str, Any]]):
     """The train split's rows as demonstrations (``question``, ``choices``, ``answer``),
-    and the draw of each evaluated question (``SeededDraws``)."""
+    and the draw of each evaluated question (``draw``: a rule of ``DRAWS``)."""
 
-    def __init__(self, rows: PreparedColumns, shots: int, seed: int) -> None:
+    def __init__(
+        self, rows: PreparedColumns, shots: int, seed: int, draw: FewshotDraw = "per_question"
+    ) -> None:
         self.rows = rows
-        self.draws = SeededDraws(len(rows), shots, seed, where=f"winogrande: {rows.where}")
+        self.draws = DRAWS[draw](len(rows), shots, seed, where=f"winogrande: {rows.where}")
 
     def drawn(self, position: int) -> list[int]:
         """The demonstrations of the question at ``position``, each read and checked."""

@@ -31,6 +31,7 @@ def test_there_is_a_configuration_per_reference_profile() -> None:
         "triviaqa_lm_eval_completions.yaml",
         "triviaqa_lm_eval_completions_token_ids.yaml",
         "winogrande_evalscope.yaml",
+        "winogrande_inspect_evals.yaml",
         "winogrande_lm_eval.yaml",
         "winogrande_lm_eval_gguf.yaml",
     ]

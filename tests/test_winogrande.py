@@ -326,7 +326,7 @@ def test_one_user_message_and_temperature_zero(tmp_path: Path) -> None:
             {"answer_parse": "lenient"},
             "winogrande: unknown answer_parse 'lenient'; choose one of answer_marker, evalscope, "
             "evalscope_1.14.1, evalscope_1.14.0, evalscope_1.13.0, evalscope_1.12.0, "
-            "evalscope_1.11.1, evalscope_1.11.0.",
+            "evalscope_1.11.1, evalscope_1.11.0, inspect_choice.",
         ),
         (
             {"dataset_config": "xl"},

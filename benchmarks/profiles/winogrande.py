@@ -19,9 +19,24 @@ AnswerParse = Literal[
     "evalscope_1.12.0",
     "evalscope_1.11.1",
     "evalscope_1.11.0",
+    "inspect_choice",
 ]
-ProfileName = Literal["default", "evalscope_1.14.1", "lm_eval_0.4.13", "lm_eval_0.4.13_gguf"]
+ProfileName = Literal[
+    "default",
+    "evalscope_1.14.1",
+    "inspect_evals_0.28.0",
+    "lm_eval_0.4.13",
+    "lm_eval_0.4.13_gguf",
+]
 Scoring = Literal["generate", "loglikelihood"]
+# evalscope: one user message, demonstrations before the question (evalscope's layout);
+# inspect_evals: its system message holding the demonstrations, then Inspect's
+# multiple_choice() user message in its template (benchmarks/winogrande_inspect_evals.py).
+PromptFormat = Literal["evalscope", "inspect_evals"]
+# per_question: this project's seeded draw per question (SeededDraws); hf_shuffle: the first
+# `shots` rows of the train split shuffled as Hugging Face datasets shuffles it, the same for
+# every question (ShuffledHeadDraws, inspect_evals' draw).
+FewshotDraw = Literal["per_question", "hf_shuffle"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +48,8 @@ class WinograndeProfile(Profile):
     answer_parse: AnswerParse = "answer_marker"
     scoring: Scoring = "generate"
     loglikelihood_request: LoglikelihoodRequest = "token_ids"
+    prompt_format: PromptFormat = "evalscope"
+    fewshot_draw: FewshotDraw = "per_question"
 
 
 # evalscope's generation default for API models; greedy decoding for local checkpoints.
@@ -53,6 +70,21 @@ PROFILES: dict[str, WinograndeProfile] = {
         proof="tests/peers/test_evalscope_winogrande.py",
         generate=TEMPERATURE_0,
         answer_parse="evalscope",
+    ),
+    "inspect_evals_0.28.0": WinograndeProfile(
+        name="inspect_evals_0.28.0",
+        reference="inspect_evals 0.28.0 `winogrande` (inspect_evals/winogrande/winogrande.py): "
+        "5 demonstrations from the train split (Hugging Face shuffle, seed 42, the same for "
+        "every question) in a system message, Inspect's multiple_choice() user message in its "
+        "template, the reply read by Inspect's choice() rule, max_tokens 64",
+        proof="tests/peers/test_inspect_evals_winogrande.py",
+        # its Task's GenerateConfig(max_tokens=64), nothing else (no temperature)
+        generate=GenerateConfig(max_tokens=64),
+        shots=5,
+        fewshot_seed=42,
+        answer_parse="inspect_choice",
+        prompt_format="inspect_evals",
+        fewshot_draw="hf_shuffle",
     ),
     "lm_eval_0.4.13": WinograndeProfile(
         name="lm_eval_0.4.13",
