@@ -2,10 +2,12 @@
 
 The grader template of openai/simple-evals ``simpleqa_eval.py`` (commit
 ee3b0318d8d1d9d72755a4120879be65f7c07e9e), shipped byte for byte as
-``simpleqa_grader_template.txt``; a template of the user's own, checked for its
-placeholders; and the three parses of the judge's reply: ``strict`` (this
-project's), ``official`` (simple-evals') and ``verified_starter`` (SimpleQA
-Verified's starter code).
+``simpleqa_grader_template.txt``; the other named templates (the SimpleQA Verified
+paper's, inspect_evals 0.28.0's two); a template of the user's own, checked for its
+placeholders; and the four parses of the judge's reply: ``strict`` (this project's),
+``official`` (simple-evals', also inspect_evals' ``grade_parse="paper"``),
+``verified_starter`` (SimpleQA Verified's starter code) and ``inspect_evals_strict``
+(inspect_evals' ``grade_parse="strict"``).
 """
 
 from __future__ import annotations
@@ -33,9 +35,36 @@ VERIFIED_PAPER_GRADER_TEMPLATE = (
     .read_bytes()
     .decode("utf-8")
 )
+# inspect_evals 0.28.0's SimpleQA and SimpleQA Verified templates (simpleqa/grader_templates.py,
+# MIT), with its grading instructions filled in and its placeholders renamed to ours, which
+# leaves the filled-in prompt its bytes (simpleqa_inspect_evals_grader_templates.md).
+INSPECT_EVALS_GRADER_TEMPLATE = (
+    files("benchmarks")
+    .joinpath("simpleqa_inspect_evals_grader_template.txt")
+    .read_bytes()
+    .decode("utf-8")
+)
+INSPECT_EVALS_VERIFIED_GRADER_TEMPLATE = (
+    files("benchmarks")
+    .joinpath("simpleqa_verified_inspect_evals_grader_template.txt")
+    .read_bytes()
+    .decode("utf-8")
+)
+# The judge prompts a task's grader_prompt names: SimpleQA's and SimpleQA Verified's.
+SimpleQAGraderPrompt = Literal["simple_evals", "inspect_evals"]
+VerifiedGraderPrompt = Literal["simple_evals", "paper", "inspect_evals"]
+SIMPLEQA_GRADER_PROMPTS: dict[str, str] = {
+    "simple_evals": GRADER_TEMPLATE,
+    "inspect_evals": INSPECT_EVALS_GRADER_TEMPLATE,
+}
+VERIFIED_GRADER_PROMPTS: dict[str, str] = {
+    "simple_evals": GRADER_TEMPLATE,
+    "paper": VERIFIED_PAPER_GRADER_TEMPLATE,
+    "inspect_evals": INSPECT_EVALS_VERIFIED_GRADER_TEMPLATE,
+}
 
 GRADE_NAMES = {"A": "CORRECT", "B": "INCORRECT", "C": "NOT_ATTEMPTED"}
-GradeParse = Literal["strict", "official", "verified_starter"]
+GradeParse = Literal["strict", "official", "verified_starter", "inspect_evals_strict"]
 
 
 # ---------------------------------------------------------------------------
@@ -60,6 +89,21 @@ def parse_grade_official(reply: str) -> str:
     """simple-evals: the first ``A``, ``B`` or ``C`` anywhere in the reply, else ``C``."""
     match = re.search(r"(A|B|C)", reply)
     return match.group(0) if match else "C"
+
+
+def parse_grade_inspect_evals_strict(reply: str) -> str:
+    """inspect_evals' ``grade_parse="strict"``: the first capital ``A``, ``B`` or ``C`` that
+    stands as a word of its own (``\\b([ABC])\\b``, Unicode word boundaries), else ``C``.
+
+    Unlike ``strict`` it never fails: a reply with no such letter (``CORRECT``, ``a``,
+    ``_A_``, where ``_`` is a word character) is graded C, and ``A: CORRECT`` or ``The
+    answer is B`` are read. Its ``grade_parse="paper"`` is ``official``, the same search.
+    """
+    match = _STANDALONE_GRADE.search(reply)
+    return match.group(1) if match else "C"
+
+
+_STANDALONE_GRADE = re.compile(r"\b([ABC])\b")
 
 
 def parse_grade_verified_starter(reply: str) -> str:
@@ -87,6 +131,7 @@ GRADE_PARSERS: dict[str, Callable[[str], str | None]] = {
     "strict": parse_grade_strict,
     "official": parse_grade_official,
     "verified_starter": parse_grade_verified_starter,
+    "inspect_evals_strict": parse_grade_inspect_evals_strict,
 }
 
 

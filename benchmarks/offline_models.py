@@ -51,8 +51,9 @@ DEFAULT_CONFIG = GenerateConfig()
 logger = logging.getLogger(__name__)
 # The last "Gold target: ...\nPredicted answer: ..." of a SimpleQA grader prompt; the
 # template's worked examples number their answers ("Predicted answer 1:"), so do not match.
+# The example ends at a fence: backticks, or inspect_evals' ''' in its Verified template.
 GRADER_FIELDS = re.compile(
-    r"Gold target: (?P<target>[^\n]*)\nPredicted answer: (?P<predicted>.*?)(?:\n```|\Z)",
+    r"Gold target: (?P<target>[^\n]*)\nPredicted answer: (?P<predicted>.*?)(?:\n```|\n'''|\Z)",
     re.DOTALL,
 )
 LETTERS_OFFERED = re.compile(r"is one of ((?:[A-Z],)*[A-Z])\.")

@@ -12,7 +12,7 @@ The question goes to the model under test; a judge model (role ``grader``,
 A (CORRECT), B (INCORRECT) or C (NOT_ATTEMPTED); the headline metrics are the
 fraction correct, the accuracy on attempted questions and their harmonic mean.
 
-Two profiles (``benchmarks/profiles/simpleqa.py``): ``paper`` (default, this
+Three profiles (``benchmarks/profiles/simpleqa.py``): ``paper`` (default, this
 project's setting since 1.0.0) sends the bare question and grades with the
 judge settings of simple-evals' gpt-4o grader before May 2025 (no system
 message, 0.5 / 1,024 tokens); not verified against a simple-evals commit.
@@ -20,6 +20,8 @@ message, 0.5 / 1,024 tokens); not verified against a simple-evals commit.
 request (system message "You are a helpful assistant." to the candidate and
 the judge, judge 0.5 / 2,048 tokens, its parse, ``num_examples`` drawn with
 ``random.Random(0).sample``); bind its judge, gpt-4.1-2025-04-14, to ``grader``.
+``inspect_evals_0.28.0`` reproduces inspect_evals 0.28.0's ``simpleqa`` with its original
+scorer and paper config (its own template, judge at 0.5 with no token limit, its parse).
 
 # all 4,326 questions, graded by gpt-4o as in the paper era
 inspect eval benchmarks/simpleqa --model openai/gpt-4o-mini --model-role grader=openai/gpt-4o
@@ -45,6 +47,7 @@ from benchmarks.judge import (
     simpleqa_scorer,
     template_problem,
 )
+from benchmarks.judge_prompt import SIMPLEQA_GRADER_PROMPTS, SimpleQAGraderPrompt
 from benchmarks.loading import DataFiles
 from benchmarks.profiles import PROFILE_SENTINEL, profile_named
 from benchmarks.profiles.simpleqa import SIMPLEQA_PROFILES, ProfileName, SimpleQAGradeParse
@@ -97,6 +100,7 @@ def simpleqa(
         int | None | Literal["profile"], Minimum(1), NoneMeans("the grader's own")
     ] = PROFILE_SENTINEL,
     answer_prompt: str = ANSWER_TEMPLATE,
+    grader_prompt: Annotated[SimpleQAGraderPrompt | None, NoneMeans(PROFILES_VALUE)] = None,
     grade_prompt_file: str | None = None,
     breakdowns: bool = True,
     judge_cache: bool = False,
@@ -115,13 +119,20 @@ def simpleqa(
             request (system message "You are a helpful assistant." before the
             candidate's and the judge's user message, judge at 0.5 / 2,048
             tokens, its parse, ``num_examples`` drawn with
-            ``random.Random(0).sample``).
+            ``random.Random(0).sample``); ``inspect_evals_0.28.0``: inspect_evals
+            0.28.0's ``simpleqa`` with ``scorer=original`` and its paper config
+            (the bare question at 0.5 / 2,048 tokens, its own grader template,
+            judge at 0.5 with no token limit and no system message, its
+            ``grade_parse=strict``; ``-T grade_parse=official`` for its
+            ``paper``).
         grade_parse: ``strict``: the stripped judge reply must be ``A``, ``B``
             or ``C`` (optionally in markdown emphasis, optionally followed by
             ``.`` or ``!``), anything else is a judge failure; ``official``:
             simple-evals' ``re.search(r"(A|B|C)", reply)``, ``C`` when nothing
-            matches. A judge output that is not a reply is a judge failure
-            under both.
+            matches (inspect_evals' ``paper``); ``inspect_evals_strict``:
+            inspect_evals' ``strict``, the first standalone ``A``, ``B`` or ``C``
+            (``\\b([ABC])\\b``), ``C`` when none. A judge output that is not a
+            reply is a judge failure under each.
         grader_temperature: Judge sampling temperature ("profile": the
             profile's, 0.5; None: the grader model's own setting).
         grader_max_tokens: Judge output token limit ("profile": the profile's,
@@ -129,10 +140,13 @@ def simpleqa(
         answer_prompt: Template of the question sent to the model under test,
             with the placeholder ``{question}``; the default sends the bare
             question, as the reference does.
+        grader_prompt: The judge prompt: ``simple_evals`` (the official
+            simple-evals grader template) or ``inspect_evals`` (inspect_evals
+            0.28.0's, which differs in whitespace and one sentence); None: the
+            profile's.
         grade_prompt_file: A UTF-8 file holding the judge prompt, with the
             placeholders ``{question}``, ``{target}`` and
-            ``{predicted_answer}``; None: the official simple-evals grader
-            template.
+            ``{predicted_answer}``, instead of ``grader_prompt``.
         breakdowns: Also report accuracy, attempted_accuracy and
             abstention_rate per topic.
         judge_cache: Cache the judge's replies (Inspect's generate cache): a
@@ -159,8 +173,12 @@ def simpleqa(
     problem = template_problem(answer_prompt, ANSWER_PROMPT_FIELDS)
     if problem is not None:
         fail("simpleqa", f"answer_prompt {problem}")
+    if grade_prompt_file is not None and grader_prompt is not None:
+        fail("simpleqa", "pass either grader_prompt or grade_prompt_file, not both.")
     grade_prompt = (
-        None if grade_prompt_file is None else read_grade_prompt_file(grade_prompt_file, "simpleqa")
+        SIMPLEQA_GRADER_PROMPTS[settings.grader_prompt]
+        if grade_prompt_file is None
+        else read_grade_prompt_file(grade_prompt_file, "simpleqa")
     )
     data = simpleqa_dataset(
         args.num_examples,

@@ -30,9 +30,9 @@ from inspect_ai.dataset import Sample
 
 from benchmarks.data_source import DataSource, HubDataset, rows_dataset
 from benchmarks.judge import read_grade_prompt_file
-from benchmarks.judge_prompt import VERIFIED_PAPER_GRADER_TEMPLATE
+from benchmarks.judge_prompt import VERIFIED_GRADER_PROMPTS, VerifiedGraderPrompt
 from benchmarks.loading import DataFiles
-from benchmarks.profiles import profile_named
+from benchmarks.profiles import PROFILE_SENTINEL, profile_named
 from benchmarks.profiles.simpleqa import (
     VERIFIED_PROFILES,
     VerifiedGradeParse,
@@ -81,10 +81,14 @@ COLUMNS = (
 def simpleqa_verified(
     profile: VerifiedProfileName = "default",
     grade_parse: Annotated[VerifiedGradeParse | None, NoneMeans(PROFILES_VALUE)] = None,
-    grader_prompt: Literal["simple_evals", "paper"] = "simple_evals",
+    grader_prompt: Annotated[VerifiedGraderPrompt | None, NoneMeans(PROFILES_VALUE)] = None,
     grade_prompt_file: str | None = None,
-    grader_temperature: Annotated[float | None, Minimum(0), NoneMeans("the grader's own")] = None,
-    grader_max_tokens: Annotated[int | None, Minimum(1), NoneMeans("the grader's own")] = None,
+    grader_temperature: Annotated[
+        float | None | Literal["profile"], Minimum(0), NoneMeans("the grader's own")
+    ] = PROFILE_SENTINEL,
+    grader_max_tokens: Annotated[
+        int | None | Literal["profile"], Minimum(1), NoneMeans("the grader's own")
+    ] = PROFILE_SENTINEL,
     breakdowns: bool = True,
     judge_cache: bool = False,
     num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
@@ -97,24 +101,35 @@ def simpleqa_verified(
 
     Args:
         profile: ``default`` (the starter code's request, a strict parse of
-            the judge's reply) or ``kaggle_starter`` (its parse too).
+            the judge's reply), ``kaggle_starter`` (its parse too) or
+            ``inspect_evals_0.28.0`` (inspect_evals 0.28.0's ``simpleqa_verified``
+            with ``scorer=original`` and its paper config: the bare question at
+            temperature 1.0 / 2,048 tokens, its transcription of the paper's
+            prompt, judge at 1.0, its ``grade_parse=strict``; ``-T
+            grade_parse=official`` for its ``paper``).
         grade_parse: ``strict``: the judge's reply must be a bare ``A``,
             ``B`` or ``C``, anything else is a counted judge failure;
             ``verified_starter``: the starter code's parse (first ``A|B|C``,
             then ``CORRECT`` / ``INCORRECT`` / ``NOT_ATTEMPTED`` in the
             upper-cased reply, in that order, so "incorrect" reads as A; else
-            C); ``official``: simple-evals' (first ``A|B|C``, else C). A
-            judge output that is not a reply is a judge failure under each.
+            C); ``official``: simple-evals' (first ``A|B|C``, else C; inspect_evals'
+            ``paper``); ``inspect_evals_strict``: inspect_evals' ``strict``
+            (first standalone ``A``, ``B`` or ``C``, else C). A judge output that
+            is not a reply is a judge failure under each.
         grader_prompt: ``simple_evals``: the simple-evals grader template, as
             the Kaggle starter code sends it; ``paper``: the paper's revised
-            autorater prompt (arXiv 2509.07968, Appendix A), which its results
-            were graded with.
+            autorater prompt (arXiv 2509.07968, Appendix A), in the layout of
+            the template it revises; ``inspect_evals``: inspect_evals 0.28.0's
+            transcription of it (same words, another layout); None: the
+            profile's.
         grade_prompt_file: A UTF-8 file holding a judge prompt of your own,
             with the placeholders ``{question}``, ``{target}`` and
             ``{predicted_answer}`` (instead of ``grader_prompt``).
-        grader_temperature: Judge temperature (None: the grader's own; the
-            starter code sets none).
-        grader_max_tokens: Judge output token limit (None: the grader's own).
+        grader_temperature: Judge temperature ("profile": the profile's, none
+            but 1.0 under ``inspect_evals_0.28.0``; None: the grader's own, as
+            the starter code sets none).
+        grader_max_tokens: Judge output token limit ("profile": the profile's,
+            none; None: the grader's own).
         breakdowns: Also report accuracy, attempted_accuracy, abstention_rate
             and f1 per topic, answer_type, multi_step and requires_reasoning.
         judge_cache: Cache the judge's replies (Inspect's generate cache).
@@ -129,19 +144,21 @@ def simpleqa_verified(
     """
     args = task_arguments(simpleqa_verified, locals())
     warn_when_no_sample_runs()
-    settings = profile_named(TASK, VERIFIED_PROFILES, profile).with_overrides(args)
+    settings = profile_named(TASK, VERIFIED_PROFILES, profile).with_overrides(
+        args, none_is_a_value=("grader_temperature", "grader_max_tokens")
+    )
     if isinstance(data_files, Mapping) and set(data_files) != {SPLIT}:
         fail(
             TASK,
             "SimpleQA Verified has one split, 'eval': data_files must be a file or "
             f"{{'eval': file}}, got the key(s) {', '.join(repr(k) for k in data_files)}.",
         )
-    if grade_prompt_file is not None and grader_prompt != "simple_evals":
+    if grade_prompt_file is not None and grader_prompt is not None:
         fail(TASK, "pass either grader_prompt or grade_prompt_file, not both.")
     if grade_prompt_file is not None:
-        grade_prompt: str | None = read_grade_prompt_file(grade_prompt_file, TASK)
+        grade_prompt = read_grade_prompt_file(grade_prompt_file, TASK)
     else:
-        grade_prompt = VERIFIED_PAPER_GRADER_TEMPLATE if grader_prompt == "paper" else None
+        grade_prompt = VERIFIED_GRADER_PROMPTS[settings.grader_prompt]
     source = DataSource(
         TASK,
         "SimpleQA Verified",
@@ -164,8 +181,8 @@ def simpleqa_verified(
         scorer=simpleqa_verified_scorer(
             grade_prompt=grade_prompt,
             grade_parse=settings.grade_parse,
-            grader_temperature=args.grader_temperature,
-            grader_max_tokens=args.grader_max_tokens,
+            grader_temperature=settings.grader_temperature,
+            grader_max_tokens=settings.grader_max_tokens,
             judge_cache=judge_cache,
         ),
         metrics=verified_metrics(breakdowns),
@@ -173,7 +190,6 @@ def simpleqa_verified(
         metadata={
             "profile": settings.name,
             **settings.switches(),
-            "grader_prompt": grader_prompt,
             "grade_prompt_file": grade_prompt_file,
             **source.metadata(),
         },

@@ -25,7 +25,9 @@ TASKS = set(BENCHMARKS)
 def test_there_is_a_configuration_per_reference_profile() -> None:
     assert [config.name for config in CONFIGS] == [
         "scienceqa_lmms_eval.yaml",
+        "simpleqa_inspect_evals.yaml",
         "simpleqa_simple_evals.yaml",
+        "simpleqa_verified_inspect_evals.yaml",
         "simpleqa_verified_starter.yaml",
         "triviaqa_lm_eval.yaml",
         "triviaqa_lm_eval_completions.yaml",

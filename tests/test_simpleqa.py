@@ -558,7 +558,8 @@ def test_any_metadata_value_gives_a_sample_with_a_topic(raw: object) -> None:
     [
         (
             {"grade_parse": "lenient"},
-            "simpleqa: unknown grade_parse 'lenient'; choose one of strict, official.",
+            "simpleqa: unknown grade_parse 'lenient'; choose one of strict, official, "
+            "inspect_evals_strict.",
         ),
         (
             {"grade_prompt": "Question: {question}\nGold target: {target}\nGrade:"},

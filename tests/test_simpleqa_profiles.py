@@ -142,7 +142,8 @@ def test_simple_evals_draws_num_examples_as_simple_evals_does(
     [
         (
             {"profile": "openai"},
-            "simpleqa: unknown profile 'openai'; choose one of paper, simple_evals_ee3b031.",
+            "simpleqa: unknown profile 'openai'; choose one of paper, simple_evals_ee3b031, "
+            "inspect_evals_0.28.0.",
         ),
         (
             {"profile": "simple_evals"},

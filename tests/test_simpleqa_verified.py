@@ -293,7 +293,7 @@ def test_a_grade_prompt_file_is_sent_verbatim(tmp_path: Path) -> None:
         (
             {"grade_parse": "starter"},
             "simpleqa_verified: unknown grade_parse 'starter'; choose one of strict, official, "
-            "verified_starter.",
+            "verified_starter, inspect_evals_strict.",
         ),
         (
             {"data_files": {"test": "x.csv"}},

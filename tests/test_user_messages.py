@@ -59,7 +59,8 @@ def run_inspect(*args: str) -> subprocess.CompletedProcess[str]:
         ),
         (
             ["benchmarks/simpleqa", "-T", "grade_parse=loose"],
-            "simpleqa: unknown grade_parse 'loose'; choose one of strict, official.",
+            "simpleqa: unknown grade_parse 'loose'; choose one of strict, official, "
+            "inspect_evals_strict.",
         ),
         (
             ["benchmarks/simpleqa", "-T", "dataset_path=a.csv", "-T", "data_files=b.csv"],

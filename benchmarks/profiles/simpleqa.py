@@ -7,13 +7,14 @@ from typing import Literal
 
 from inspect_ai.model import GenerateConfig
 
+from benchmarks.judge_prompt import SimpleQAGraderPrompt, VerifiedGraderPrompt
 from benchmarks.profiles import Profile
 
-SimpleQAGradeParse = Literal["strict", "official"]
-VerifiedGradeParse = Literal["strict", "official", "verified_starter"]
+SimpleQAGradeParse = Literal["strict", "official", "inspect_evals_strict"]
+VerifiedGradeParse = Literal["strict", "official", "verified_starter", "inspect_evals_strict"]
 Draw = Literal["first", "random0"]
-ProfileName = Literal["paper", "simple_evals_ee3b031"]
-VerifiedProfileName = Literal["default", "kaggle_starter"]
+ProfileName = Literal["paper", "simple_evals_ee3b031", "inspect_evals_0.28.0"]
+VerifiedProfileName = Literal["default", "kaggle_starter", "inspect_evals_0.28.0"]
 
 # OPENAI_SYSTEM_MESSAGE_API, sampler/chat_completion_sampler.py:9 of simple-evals.
 SIMPLE_EVALS_SYSTEM_MESSAGE = "You are a helpful assistant."
@@ -28,6 +29,7 @@ class SimpleQAProfile(Profile):
     rows ``num_examples`` takes (``first``, or simple-evals' ``random.Random(0).sample``)."""
 
     system_message: str | None = None
+    grader_prompt: SimpleQAGraderPrompt = "simple_evals"
     grader_system_message: str | None = None
     grader_temperature: float | None = 0.5
     grader_max_tokens: int | None = 1024
@@ -37,8 +39,12 @@ class SimpleQAProfile(Profile):
 
 @dataclass(frozen=True)
 class SimpleQAVerifiedProfile(Profile):
-    """SimpleQA Verified's switches: the parse of the judge's reply."""
+    """SimpleQA Verified's switches: the judge's prompt, settings and parse (None: the
+    grader's own setting, as the starter code sends none)."""
 
+    grader_prompt: VerifiedGraderPrompt = "simple_evals"
+    grader_temperature: float | None = None
+    grader_max_tokens: int | None = None
     grade_parse: VerifiedGradeParse = "strict"
 
 
@@ -68,6 +74,23 @@ SIMPLEQA_PROFILES: dict[str, SimpleQAProfile] = {
         grade_parse="official",
         draw="random0",
     ),
+    # inspect_evals 0.28.0 `simpleqa -T scorer=original` with its paper_config/simpleqa.yaml
+    # (the task itself sets no generation setting): generate_config temperature 0.5 and
+    # max_tokens 2048 for the candidate; the grader role's config temperature 0.5 and nothing
+    # else (a role model does not inherit the eval's generate_config, inspect_ai
+    # Model._resolve_config); its template with the judge prompt as the only user message;
+    # its default parse, grade_parse="strict" (its "paper" parse is our `official`).
+    "inspect_evals_0.28.0": SimpleQAProfile(
+        name="inspect_evals_0.28.0",
+        reference="inspect_evals 0.28.0 `simpleqa` with `-T scorer=original` and its "
+        "paper_config/simpleqa.yaml (bind its judge, gpt-4o, to the grader role; "
+        "`-T grade_parse=official` for its grade_parse=paper)",
+        proof="tests/peers/test_inspect_evals_simpleqa.py",
+        generate=CANDIDATE,
+        grader_prompt="inspect_evals",
+        grader_max_tokens=None,
+        grade_parse="inspect_evals_strict",
+    ),
 }
 
 VERIFIED_PROFILES: dict[str, SimpleQAVerifiedProfile] = {
@@ -83,5 +106,19 @@ VERIFIED_PROFILES: dict[str, SimpleQAVerifiedProfile] = {
         "its judge request and reply parse (restated, not run here)",
         proof=None,
         grade_parse="verified_starter",
+    ),
+    # inspect_evals 0.28.0 `simpleqa_verified -T scorer=original` with its
+    # paper_config/simpleqa_verified.yaml: candidate temperature 1.0 and max_tokens 2048, the
+    # grader role's temperature 1.0 only; its transcription of the paper's Appendix A prompt.
+    "inspect_evals_0.28.0": SimpleQAVerifiedProfile(
+        name="inspect_evals_0.28.0",
+        reference="inspect_evals 0.28.0 `simpleqa_verified` with `-T scorer=original` and its "
+        "paper_config/simpleqa_verified.yaml (bind its judge, gpt-4.1-2025-04-14, to the "
+        "grader role; `-T grade_parse=official` for its grade_parse=paper)",
+        proof="tests/peers/test_inspect_evals_simpleqa.py",
+        generate=GenerateConfig(temperature=1.0, max_tokens=2048),
+        grader_prompt="inspect_evals",
+        grader_temperature=1.0,
+        grade_parse="inspect_evals_strict",
     ),
 }
