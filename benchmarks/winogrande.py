@@ -73,6 +73,9 @@ from benchmarks.winogrande_prompts import (
     read_question,
 )
 
+# the evalscope-format prompt solver, for chains of one's own (examples/custom_chain.py)
+from benchmarks.winogrande_prompts import winogrande_prompt as winogrande_prompt
+
 DATASET = HubDataset(
     "allenai/winogrande",
     revision="01e74176c63542e6b0bcb004dcdea22d94fb67b5",
