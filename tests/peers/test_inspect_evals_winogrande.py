@@ -89,6 +89,10 @@ def question_key(row: dict[str, Any]) -> str:
 
 
 ROW_OF_KEY = {question_key(row): position for position, row in enumerate(ROWS)}
+ROW_PARTS = [
+    [*(part for part in row["sentence"].split("_") if part.strip()), row["option1"], row["option2"]]
+    for row in ROWS
+]
 assert len(ROW_OF_KEY) == len(ROWS), "two validation rows ask the same question"
 
 
@@ -104,7 +108,18 @@ def reply_for(row: int) -> str:
 
 
 def row_of(request: dict[str, Any]) -> int | None:
-    return ROW_OF_KEY.get(key_of(user_text(request)))
+    """The question a request asks: by its key, else (a prompt rendered otherwise) the row
+    whose sentence parts and options all appear in it, the most text matched."""
+    text = user_text(request)
+    row = ROW_OF_KEY.get(key_of(text))
+    if row is not None:
+        return row
+    found = [
+        (sum(len(part) for part in parts), position)
+        for position, parts in enumerate(ROW_PARTS)
+        if all(part in text for part in parts)
+    ]
+    return max(found)[1] if found else None
 
 
 def scripted_reply(request: dict[str, Any]) -> str:
@@ -197,13 +212,18 @@ def run_ours(base_url: str, tmp_path: Path) -> EvalLog:
     return read_eval_log(str(log_file))
 
 
-def by_row(requests: list[dict[str, Any]], side: str) -> dict[int, dict[str, Any]]:
+def by_row(
+    requests: list[dict[str, Any]], side: str, expected: list[dict[str, Any]] | None = None
+) -> dict[int, dict[str, Any]]:
     """Each request by the row it asks; a request for no known question fails here, showing
-    its messages."""
+    its messages (and a request of the other side, ``expected``, for comparison)."""
     rows: dict[int, dict[str, Any]] = {}
     for request in requests:
         row = row_of(request)
-        assert row is not None, f"{side} asked a question this test does not know: {request}"
+        assert row is not None, (
+            f"{side} asked a question this test does not know:\n{messages(request)}\n"
+            f"inspect_evals asked, for instance:\n{messages(expected[0]) if expected else None}"
+        )
         assert row not in rows, f"{side} asked question {row} twice"
         rows[row] = request
     return rows
@@ -242,7 +262,7 @@ def test_winogrande_against_inspect_evals_end_to_end(tmp_path: Path) -> None:
     rows = range(len(ROWS))
 
     theirs = by_row(their_requests, "inspect_evals")
-    ours = by_row(our_requests, "ours")
+    ours = by_row(our_requests, "ours", their_requests)
     assert sorted(theirs) == sorted(ours) == list(rows)
     # the whole request body: the messages and every other field
     same_prompt = [row for row in rows if theirs[row] == ours[row]]
@@ -277,7 +297,12 @@ def test_winogrande_against_inspect_evals_end_to_end(tmp_path: Path) -> None:
             f"{messages(ours[row])}"
         )
         assert settings(ours[row]) == settings(theirs[row]), (row, theirs[row], ours[row])
-        assert our_read[row] == their_read[row], (row, reply_for(row), their_read, our_read)
+        assert our_read[row] == their_read[row], (
+            row,
+            reply_for(row),
+            their_read[row],
+            our_read[row],
+        )
     assert our_accuracy == their_accuracy
     # what was sent: a system message of five demonstrations, the question, max_tokens 64
     assert {json.dumps(settings(request)) for request in our_requests} == {
