@@ -86,11 +86,11 @@ def test_the_template_files_are_inspect_evals_bytes() -> None:
     )
 
 
-def test_inspect_evals_simpleqa_template_differs_from_simple_evals_in_four_lines() -> None:
+def test_inspect_evals_simpleqa_template_differs_from_simple_evals_in_five_lines() -> None:
     ours, theirs = GRADER_TEMPLATE.splitlines(), INSPECT_EVALS_GRADER_TEMPLATE.splitlines()
     assert len(ours) == len(theirs)
     changed = [(a, b) for a, b in zip(ours, theirs, strict=True) if a != b]
-    # three lines lose a trailing space; one sentence is reworded
+    # four lines lose a trailing space; one sentence is reworded
     assert [a.rstrip() == b for a, b in changed] == [True, True, True, True, False]
     assert changed[-1] == (
         "Here is a new example. Simply reply with either CORRECT, INCORRECT, NOT ATTEMPTED. "
