@@ -12,7 +12,10 @@ Code": the bare question to the model under test, the simple-evals grader
 template unchanged to the judge gpt-4.1-2025-04-14, its own reply parse
 (``grade_parse=verified_starter``), and the F1 of simple-evals as headline.
 The judge is shared with SimpleQA (``benchmarks.judge``: panels, cached
-verdicts, re-grading).
+verdicts, re-grading). ``profile=inspect_evals_0.28.0`` reproduces inspect_evals
+0.28.0's ``simpleqa_verified`` (``scorer=original``, its paper config): its
+transcription of the paper's autorater prompt, judge and candidate at temperature
+1.0, its parse.
 
 inspect eval benchmarks/simpleqa_verified --model openai/gpt-4o-mini \
     --model-role grader=openai/gpt-4.1-2025-04-14

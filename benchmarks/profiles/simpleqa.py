@@ -25,8 +25,8 @@ CANDIDATE = GenerateConfig(temperature=0.5, max_tokens=2048)
 
 @dataclass(frozen=True)
 class SimpleQAProfile(Profile):
-    """SimpleQA's switches: the system messages, the judge's settings and parse, and which
-    rows ``num_examples`` takes (``first``, or simple-evals' ``random.Random(0).sample``)."""
+    """SimpleQA's switches: the system messages, the judge's prompt, settings and parse, and
+    which rows ``num_examples`` takes (``first``, or simple-evals' ``random.Random(0).sample``)."""
 
     system_message: str | None = None
     grader_prompt: SimpleQAGraderPrompt = "simple_evals"
