@@ -36,6 +36,7 @@ inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T profile=insp
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
@@ -60,7 +61,7 @@ from benchmarks.profiles.winogrande import (
 from benchmarks.registry_names import namespaced
 from benchmarks.run_warnings import warn_when_no_sample_runs
 from benchmarks.sample_data import jsonl_records
-from benchmarks.spec import BenchmarkSpec, CompareMetric, KnownQuestion
+from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, KnownQuestion
 from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, fail, task_arguments
 from benchmarks.winogrande_loglikelihood import (
     loglikelihood_task,
@@ -203,7 +204,7 @@ def winogrande(
         )
 
     def build(row: int, record: dict[str, Any]) -> Sample:
-        sample = record_to_sample(record, sample_id=f"{dataset_config}_{eval_split}_{row}")
+        sample = record_to_sample(record, sample_id=f"{eval_split}_{row}")
         if demonstrations is not None:
             assert sample.metadata is not None
             sample.metadata[FEWSHOT_KEY] = demonstrations.drawn(row)
@@ -226,7 +227,7 @@ def winogrande(
             "dataset_config": dataset_config,
             **source.metadata(),
         },
-        version="1.2.0",
+        version="1.4.0",
     )
 
 
@@ -267,4 +268,15 @@ SPEC = BenchmarkSpec(
     breakdowns=(),
     oracle=oracle_questions,
     profiles=PROFILES,
+    # 1.2.0 (generative) and 1.3.0 (log-likelihood) wrote winogrande_xl_validation_12 where
+    # 1.4.0 writes validation_12 (the viewer's list cut it; the config is the dataset's name);
+    # their questions, prompts and scores are 1.4.0's under the same arguments
+    former_versions=FormerVersions(
+        versions=("1.2.0", "1.3.0"),
+        now="1.4.0",
+        pattern=re.compile(r"winogrande_(?:xs|s|m|l|xl|debiased)_(validation|train)_(\d+)"),
+        replacement=r"\1_\2",
+        # the switches 1.4.0 added, as the earlier versions behaved
+        added_args={"prompt_format": "evalscope", "fewshot_draw": "per_question"},
+    ),
 )

@@ -23,7 +23,6 @@ from inspect_ai.model import ChatMessage
 from benchmarks.catalog import specs
 from benchmarks.compare import CompareError, Settings, compare_logs, describe_logs
 from benchmarks.compare.api import COMPARE_COLUMNS
-from benchmarks.compare.tasks import task_key
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
 from benchmarks.statistics import newcombe_paired_interval, wilson_interval
@@ -590,14 +589,14 @@ def test_loglikelihood_logs_compare_on_their_own_scorer(tmp_path: Path) -> None:
     assert (row["baseline_only"], row["candidate_only"]) == (wrong, 0)
 
 
-def as_former_version(path: str, version: str, old_id, tmp_path: Path) -> str:
+def as_former_version(
+    path: str, version: str, old_id, tmp_path: Path, dropped: tuple[str, ...] = ()
+) -> str:
     """The log at ``path`` as an earlier task version wrote it: its version, its ids, and
-    without the task arguments added since (``FormerVersions.added_args``)."""
+    without the task arguments ``dropped`` (added since)."""
     log = read_eval_log(path)
     log.eval.task_version = version
-    former = specs()[task_key(log.eval.task)].former_versions
-    assert former is not None
-    for name in former.added_args:
+    for name in dropped:
         del log.eval.task_args[name]
         (log.eval.metadata or {}).pop(name, None)
     for sample in log.samples or []:
@@ -611,25 +610,26 @@ def as_former_version(path: str, version: str, old_id, tmp_path: Path) -> str:
 
 
 @pytest.mark.parametrize(
-    ("task", "version", "old_id"),
+    ("task", "version", "old_id", "added_since"),
     [
-        ("winogrande", "1.2.0", lambda i: f"winogrande_xl_{i}"),
-        ("scienceqa", "1.1.0", lambda i: f"scienceqa_{i}"),
+        ("winogrande", "1.2.0", lambda i: f"winogrande_xl_{i}", ("prompt_format", "fewshot_draw")),
+        ("scienceqa", "1.1.0", lambda i: f"scienceqa_{i}", ()),
     ],
 )
 def test_logs_of_the_version_before_the_id_change_pair_with_new_ones(
-    task: str, version: str, old_id, tmp_path: Path, runs
+    task: str, version: str, old_id, added_since: tuple[str, ...], tmp_path: Path, runs
 ) -> None:
     careful = log_of(runs["careful"], task)
-    former = as_former_version(log_of(runs["guesser"], task), version, old_id, tmp_path)
-    now = compare_logs([careful, log_of(runs["guesser"], task)], settings=FAST)
+    guesser = log_of(runs["guesser"], task)
+    former = as_former_version(guesser, version, old_id, tmp_path, added_since)
+    now = compare_logs([careful, guesser], settings=FAST)
     across = compare_logs([careful, former], settings=FAST)
     assert across.attrs["pairing"][0]["paired"] == now.attrs["pairing"][0]["paired"] > 0
     assert across.drop(columns=["candidate"], errors="ignore").equals(
         now.drop(columns=["candidate"], errors="ignore")
     )
     # a version that changed more than the ids is still refused
-    older = as_former_version(log_of(runs["guesser"], task), "1.0.0", old_id, tmp_path)
+    older = as_former_version(guesser, "1.0.0", old_id, tmp_path, added_since)
     message = refusal([careful, older])
     assert "the task version differs (" in message and f"'1.0.0' in {Path(older).name})" in message
 

@@ -94,7 +94,7 @@ def test_every_prompt_is_the_template_filled_with_its_row() -> None:
 def test_sample_fields() -> None:
     dataset = winogrande(data_files=str(VALIDATION)).dataset
     sample = dataset[2]
-    assert sample.id == "winogrande_xl_validation_2"
+    assert sample.id == "validation_2"
     assert sample.target == "B"
     assert sample.choices == ["blanket", "bed"]
     assert sample.input == (
@@ -102,12 +102,13 @@ def test_sample_fields() -> None:
     )
     assert sample.metadata == {}
     assert [s.target for s in dataset] == ["B", "A", "B", "A", "B"]
-    assert [s.id for s in dataset] == [f"winogrande_xl_validation_{i}" for i in range(5)]
+    assert [s.id for s in dataset] == [f"validation_{i}" for i in range(5)]
 
 
-def test_sample_ids_name_the_config() -> None:
+def test_sample_ids_name_the_split_and_the_dataset_the_config() -> None:
+    # short ids: the viewer's sample list shows about 18 characters of an id
     dataset = winogrande(dataset_config="winogrande_debiased", data_files=str(VALIDATION)).dataset
-    assert dataset[0].id == "winogrande_debiased_validation_0"
+    assert dataset[0].id == "validation_0"
     assert dataset.name == "winogrande_debiased_validation"
 
 
@@ -196,7 +197,7 @@ def test_prompts_identical_across_processes_and_hash_seeds() -> None:
         )
         outputs.append(json.loads(result.stdout.strip().splitlines()[-1]))
     assert outputs[0] == outputs[1]
-    assert outputs[0][0] == ["winogrande_xl_validation_0", PROMPT_0_SHOTS_2]
+    assert outputs[0][0] == ["validation_0", PROMPT_0_SHOTS_2]
 
 
 # --- reply parsing and scoring -------------------------------------------------------
@@ -372,7 +373,7 @@ def test_more_shots_than_train_rows() -> None:
 def test_train_split_is_a_valid_eval_split_at_zero_shots() -> None:
     dataset = winogrande(eval_split="train", data_files={"train": str(TRAIN)}).dataset
     assert len(dataset) == 12
-    assert dataset[0].id == "winogrande_xl_train_0"
+    assert dataset[0].id == "train_0"
 
 
 def test_hub_unavailable_offline_names_dataset_and_config() -> None:
