@@ -66,7 +66,7 @@ from benchmarks.simpleqa_metrics import (
     simpleqa_task_metrics,
 )
 from benchmarks.simpleqa_prompts import ANSWER_PROMPT_FIELDS, ANSWER_TEMPLATE, candidate_solvers
-from benchmarks.spec import BenchmarkSpec
+from benchmarks.spec import BenchmarkSpec, FormerVersions
 from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, fail, task_arguments
 
 __all__ = [
@@ -212,7 +212,7 @@ def simpleqa(
             ),
             "dataset_sha256": download.file_sha256(data.path),
         },
-        version="1.2.0",
+        version="1.3.0",
     )
 
 
@@ -228,4 +228,8 @@ SPEC = BenchmarkSpec(
     oracle=oracle_questions,
     profiles=SIMPLEQA_PROFILES,
     judged=True,
+    # the switch 1.3.0 added, as 1.2.0 behaved
+    former_versions=FormerVersions(
+        versions=("1.2.0",), now="1.3.0", added_args={"grader_prompt": "simple_evals"}
+    ),
 )

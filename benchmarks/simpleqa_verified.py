@@ -51,7 +51,7 @@ from benchmarks.simpleqa_verified_scorer import (
     simpleqa_verified_scorer,
     verified_metrics,
 )
-from benchmarks.spec import BenchmarkSpec
+from benchmarks.spec import BenchmarkSpec, FormerVersions
 from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, fail, task_arguments
 
 __all__ = ["record_to_sample", "simpleqa_verified", "simpleqa_verified_scorer"]
@@ -196,7 +196,7 @@ def simpleqa_verified(
             "grade_prompt_file": grade_prompt_file,
             **source.metadata(),
         },
-        version="1.2.0",
+        version="1.3.0",
     )
 
 
@@ -229,4 +229,7 @@ SPEC = BenchmarkSpec(
     oracle=oracle_questions,
     profiles=VERIFIED_PROFILES,
     judged=True,
+    # 1.3.0 left grader_temperature and grader_max_tokens to the profile ("profile"), whose
+    # values under default and kaggle_starter are 1.2.0's defaults
+    former_versions=FormerVersions(versions=("1.2.0",), now="1.3.0"),
 )

@@ -54,24 +54,23 @@ class KnownQuestion:
 class FormerVersions:
     """Earlier task versions whose logs ``benchmarks.compare`` reads as version ``now``
     (they asked and scored the same; ids and recorded arguments differ): in a log of one
-    of ``versions``, ids that fully match ``pattern`` become ``pattern.sub(replacement,
-    id)``, and each task argument of ``added_args`` that the log does not record counts
-    as recorded with the value given there (how those versions behaved).
+    of ``versions``, ids that fully match ``pattern`` (if any) become
+    ``pattern.sub(replacement, id)``, and each task argument of ``added_args`` that the
+    log does not record counts as recorded with the value given there (how those
+    versions behaved).
     """
 
     versions: tuple[str, ...]
     now: str
-    pattern: re.Pattern[str]
-    replacement: str
+    pattern: re.Pattern[str] | None = None
+    replacement: str = ""
     added_args: Mapping[str, object] = field(default_factory=dict)
 
     def current(self, sample_id: str) -> str:
         """``sample_id`` as the task version ``now`` writes it."""
-        return (
-            self.pattern.sub(self.replacement, sample_id)
-            if self.pattern.fullmatch(sample_id)
-            else sample_id
-        )
+        if self.pattern is None or not self.pattern.fullmatch(sample_id):
+            return sample_id
+        return self.pattern.sub(self.replacement, sample_id)
 
 
 # The bundled sample's files ({split: path}) -> the questions the oracle knows.

@@ -590,14 +590,22 @@ def test_loglikelihood_logs_compare_on_their_own_scorer(tmp_path: Path) -> None:
 
 
 def as_former_version(
-    path: str, version: str, old_id, tmp_path: Path, dropped: tuple[str, ...] = ()
+    path: str,
+    version: str,
+    tmp_path: Path,
+    old_id=str,
+    dropped: tuple[str, ...] = (),
+    old_args: dict[str, object] | None = None,
 ) -> str:
-    """The log at ``path`` as an earlier task version wrote it: its version, its ids, and
-    without the task arguments ``dropped`` (added since)."""
+    """The log at ``path`` as an earlier task version wrote it: its version, its ids, without
+    the task arguments ``dropped`` (added since) and with ``old_args`` recorded as it
+    recorded them (none of these in the task's metadata)."""
     log = read_eval_log(path)
     log.eval.task_version = version
     for name in dropped:
         del log.eval.task_args[name]
+    log.eval.task_args.update(old_args or {})
+    for name in (*dropped, *(old_args or {})):
         (log.eval.metadata or {}).pop(name, None)
     for sample in log.samples or []:
         sample.id = old_id(sample.id)
@@ -609,28 +617,64 @@ def as_former_version(
     return str(written)
 
 
+def two_logs(task: str, runs: dict[str, Path], tmp_path: Path) -> tuple[str, str]:
+    if task != "simpleqa_verified":
+        return log_of(runs["careful"], task), log_of(runs["guesser"], task)
+    from benchmarks.simpleqa_verified import simpleqa_verified
+
+    locations = []
+    for model in ("oracle", "random"):
+        [log] = eval(
+            simpleqa_verified(bundled_sample=True),
+            model=f"benchmarks/{model}",
+            model_roles={"grader": "benchmarks/oracle"},
+            log_dir=str(tmp_path / model),
+            display="none",
+        )
+        locations.append(str(log.location))
+    return locations[0], locations[1]
+
+
 @pytest.mark.parametrize(
-    ("task", "version", "old_id", "added_since"),
+    ("task", "version", "old_id", "dropped", "old_args"),
     [
-        ("winogrande", "1.2.0", lambda i: f"winogrande_xl_{i}", ("prompt_format", "fewshot_draw")),
-        ("scienceqa", "1.1.0", lambda i: f"scienceqa_{i}", ()),
+        (
+            "winogrande",
+            "1.2.0",
+            lambda i: f"winogrande_xl_{i}",
+            ("prompt_format", "fewshot_draw"),
+            {},
+        ),
+        ("scienceqa", "1.1.0", lambda i: f"scienceqa_{i}", (), {}),
+        ("simpleqa", "1.2.0", str, ("grader_prompt",), {}),
+        (
+            "simpleqa_verified",
+            "1.2.0",
+            str,
+            (),
+            {
+                "grader_prompt": "simple_evals",
+                "grader_temperature": None,
+                "grader_max_tokens": None,
+            },
+        ),
     ],
 )
-def test_logs_of_the_version_before_the_id_change_pair_with_new_ones(
-    task: str, version: str, old_id, added_since: tuple[str, ...], tmp_path: Path, runs
+def test_logs_of_the_versions_before_pair_with_new_ones(
+    task: str, version: str, old_id, dropped, old_args, tmp_path: Path, runs
 ) -> None:
-    careful = log_of(runs["careful"], task)
-    guesser = log_of(runs["guesser"], task)
-    former = as_former_version(guesser, version, old_id, tmp_path, added_since)
-    now = compare_logs([careful, guesser], settings=FAST)
-    across = compare_logs([careful, former], settings=FAST)
+    """A former version's log (its ids, its recorded arguments) compares with a new one."""
+    baseline, candidate = two_logs(task, runs, tmp_path)
+    former = as_former_version(candidate, version, tmp_path, old_id, dropped, old_args)
+    now = compare_logs([baseline, candidate], settings=FAST)
+    across = compare_logs([baseline, former], settings=FAST)
     assert across.attrs["pairing"][0]["paired"] == now.attrs["pairing"][0]["paired"] > 0
     assert across.drop(columns=["candidate"], errors="ignore").equals(
         now.drop(columns=["candidate"], errors="ignore")
     )
-    # a version that changed more than the ids is still refused
-    older = as_former_version(guesser, "1.0.0", old_id, tmp_path, added_since)
-    message = refusal([careful, older])
+    # a version that changed more than that is still refused
+    older = as_former_version(candidate, "1.0.0", tmp_path, old_id, dropped, old_args)
+    message = refusal([baseline, older])
     assert "the task version differs (" in message and f"'1.0.0' in {Path(older).name})" in message
 
 

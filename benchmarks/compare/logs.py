@@ -51,6 +51,7 @@ from inspect_ai.log import (
 from inspect_ai.scorer import Score, value_to_float
 
 from benchmarks.compare.tasks import GRADED_TASKS, TASKS, TaskScores, task_key
+from benchmarks.profiles import PROFILE_SENTINEL
 from benchmarks.spec import FormerVersions
 from benchmarks.statistics import FloatArray
 
@@ -358,12 +359,14 @@ def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool
 
 
 def effective_task_args(spec: Any) -> dict[str, Any]:
-    """A log's task arguments as the task applied them: a switch left to its profile (None)
-    is the profile's value, which the task records in its metadata."""
+    """A log's task arguments as the task applied them: a switch left to its profile (None,
+    or "profile" where None is a value of its own) is the profile's value, which the task
+    records in its metadata."""
     args = dict(spec.task_args or {})
     resolved = spec.metadata or {}
     return {
-        name: resolved.get(name, value) if value is None else value for name, value in args.items()
+        name: resolved.get(name, value) if value in (None, PROFILE_SENTINEL) else value
+        for name, value in args.items()
     }
 
 
