@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
+from inspect_ai.hooks._startup import init_hooks
 
 from benchmarks.registry_names import PACKAGE
 
@@ -44,6 +45,10 @@ def warn_when_no_sample_runs() -> None:
     all the same, unannounced.
     """
     if not _registered:
+        # Inspect loads (and announces) the registered hooks once a process, when it makes
+        # the first model. A task built in Python comes before that; loading them first
+        # keeps this one, registered just after, out of the announcement there too.
+        init_hooks()
         hooks(name=f"{PACKAGE}/no_sample_warning", description=__doc__.splitlines()[0])(
             NoSampleWarning
         )

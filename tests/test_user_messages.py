@@ -254,3 +254,27 @@ def test_a_run_that_evaluates_no_sample_says_so(tmp_path: Path) -> None:
         "so no metric is reported." in output
     )
     assert "hooks enabled" not in output  # registered after start-up: no banner
+
+
+@pytest.mark.slow
+def test_eval_from_python_announces_no_hook(tmp_path: Path) -> None:
+    """A task built in Python registers the warning before Inspect first loads the hooks
+    (with the first model); no "hooks enabled" banner above the notebook's first run."""
+    program = (
+        "from inspect_ai import eval\n"
+        "from benchmarks.winogrande import winogrande\n"
+        "task = winogrande(bundled_sample=True)\n"
+        f"eval(task, model='benchmarks/oracle', limit=0, log_dir={str(tmp_path)!r})\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        env={**os.environ, "INSPECT_DISPLAY": "plain"},
+    )
+    output = re.sub(r" \S+\.py:\d+ ", " ", " ".join((done.stdout + done.stderr).split()))
+    assert done.returncode == 0, output
+    assert "no sample was evaluated (--limit 0 selects none)" in output
+    assert "hooks enabled" not in output
