@@ -40,28 +40,39 @@ SIMPLE_EVALS_FILES = {
 INSTALL_TIMEOUT_SECONDS = 1800
 
 
-def peer_python(name: str, requirements: list[str]) -> Path:
-    """The Python of a venv holding ``requirements`` (made on first use)."""
-    key = hashlib.sha256(json.dumps([sys.version, requirements]).encode()).hexdigest()[:12]
+def peer_python(
+    name: str, requirements: list[str], *, then_install: list[list[str]] | None = None
+) -> Path:
+    """The Python of a venv holding ``requirements`` (made on first use).
+
+    ``then_install``: further ``pip install`` argument lists, run in order after the
+    first (a package with ``--no-deps``, then its dependencies beside a pinned one); they
+    are part of the venv's key, so changing them makes a new venv.
+    """
+    more = then_install or []
+    identity: list[object] = [sys.version, requirements] + ([more] if more else [])
+    key = hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:12]
     venv = ENV_DIR / f"{name}-{key}"
     python = venv / "bin" / "python"
     if (venv / "installed").exists():
         return python
     shutil.rmtree(venv, ignore_errors=True)
+    pip = [str(python), "-m", "pip", "install", "-q"]
     steps = [
         [sys.executable, "-m", "venv", str(venv)],
-        [str(python), "-m", "pip", "install", "-q", "--upgrade", "pip"],
-        [str(python), "-m", "pip", "install", "-q", *requirements],
+        [*pip, "--upgrade", "pip"],
+        *([*pip, *arguments] for arguments in [requirements, *more]),
     ]
     for step in steps:
         done = subprocess.run(step, capture_output=True, text=True, timeout=INSTALL_TIMEOUT_SECONDS)
         if done.returncode != 0:
             tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
             pytest.skip(
-                f"PEER NOT INSTALLED: {name} ({' '.join(requirements)}) could not be "
-                f"installed; its comparison did not run.\n{tail}"
+                f"PEER NOT INSTALLED: {name} could not be installed (step "
+                f"{' '.join(step[3:] if step[0] == str(python) else step)}); its comparison "
+                f"did not run.\n{tail}"
             )
-    (venv / "installed").write_text(" ".join(requirements))
+    (venv / "installed").write_text("\n".join(" ".join(step) for step in [requirements, *more]))
     return python
 
 
