@@ -375,7 +375,12 @@ def run_ours(
 # ---------------------------------------------------------------------------
 
 
-def test_scienceqa_against_lmms_eval_end_to_end(lmms_eval_python: Path, tmp_path: Path) -> None:
+def test_scienceqa_against_lmms_eval_end_to_end(
+    lmms_eval_python: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a fresh rows and image cache for our run: the images sent are made by the code as it
+    # is now, not read from an earlier run's cache
+    monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path / "cache"))
     theirs: dict[int, dict[str, Any]] = {}  # by question number
     ours: dict[int, dict[str, Any]] = {}
     accuracies: dict[str, tuple[float, float]] = {}
