@@ -11,8 +11,11 @@ message building (image first, then the text), its PNG encoding, its OpenAI clie
 ``generation_kwargs``, its evaluator, ``sqa_process_results`` and the ``exact_match``
 mean all run, against a scripted OpenAI-compatible server on loopback. This project runs
 ``inspect eval --run-config configs/scienceqa_lmms_eval.yaml`` with Inspect's
-``openai-api`` provider against a second such server. The two image fixtures are run
-separately (the five converted rows repeat the text of five of the 50).
+``openai-api`` provider against a second such server, with a fresh image cache. The two
+fixtures are run separately (the five converted rows repeat the text of five of the 50).
+Restated, not run: only lmms-eval's data source (``lmms-lab-encoder/ScienceQA``), which
+the task file replaces. Its ``--force_simple`` client (``models/simple/openai.py``, the
+text before the image) is not the path the profile reproduces, and is not run.
 
 Each question gets the same reply on both sides, chosen by the prompt's text from
 ``REPLY_FORMATS`` (formats lmms-eval's rule reads and formats it misses, naming the
@@ -20,8 +23,14 @@ target or a wrong letter); a prompt the test does not know gets ``UNKNOWN`` (not
 server error, which would be retried). Compared per question: the request body (the
 messages, their roles, the order of the parts, the text byte for byte, each image
 decoded without conversion and compared pixel for pixel, mode and size, and every
-generation setting), the reply each side read, the verdict; then the accuracy. The
-first differing question fails the test with both requests shown.
+generation setting), the reply each side read, the verdict; then the accuracy. Read as
+the same message: a string content and a list of its one text part (lmms-eval sends the
+list, Inspect the string), an image part's ``detail`` of ``auto`` (OpenAI's default,
+which Inspect states and lmms-eval leaves out); a PNG colour key is set apart and
+checked after the comparison (lmms-eval keeps a palette image's transparent colour
+through ``convert("RGB")``, we drop it). A prompt text that differs fails the test as
+soon as lmms-eval's first run ends, at the first differing question with both texts
+shown; any other difference at the first differing request, both shown.
 
 A second test runs ``sqa_process_results`` of the installed lmms-eval on every reply
 format for every question, naming the target and a wrong letter, against our scorer.
@@ -457,9 +466,10 @@ def test_scienceqa_against_lmms_eval_end_to_end(
             rows=len(QUESTIONS),
             prompts_identical=len(same_request),
             verdicts_identical=len(same_verdict),
-            compared="request bodies (text, image pixels with five non-RGB source images, "
-            f"order of parts, generation settings), verdict ({len(REPLY_FORMATS)} reply "
-            "formats), exact_match",
+            compared="its command, chat client and metric end to end: request bodies (text, "
+            f"order of parts, every generation setting, {len(image_checks)} images pixel for "
+            f"pixel, five non-RGB at source), verdict ({len(REPLY_FORMATS)} reply formats), "
+            "exact_match",
             notes=f"{len(image_checks)} images pixel for pixel ({len(colour_keys)} with "
             "lmms-eval's colour key, which we drop); exact_match "
             + ", ".join(f"{name} {a:.4f} vs {b:.4f}" for name, (a, b) in accuracies.items()),
