@@ -108,24 +108,25 @@ class ReplyFormat(NamedTuple):
     read: bool
 
 
+# read and missed formats alternate, so that every fixture meets both
 REPLY_FORMATS = [
     ReplyFormat("{L}", True),
-    ReplyFormat(" {L}", True),
-    ReplyFormat("{L}\n", True),
-    ReplyFormat("{l}", True),
-    ReplyFormat("{L}.", True),
-    ReplyFormat("{L}. {choice}", True),
-    ReplyFormat("\n\n{L}. {choice}\n", True),
-    ReplyFormat("{L}.{O}", True),
-    ReplyFormat("{L}. The answer is {O}", True),
     ReplyFormat("{l}. {choice}", False),
+    ReplyFormat(" {L}", True),
     ReplyFormat("({L})", False),
+    ReplyFormat("{L}\n", True),
     ReplyFormat("{L})", False),
+    ReplyFormat("{l}", True),
     ReplyFormat("The answer is {L}", False),
+    ReplyFormat("{L}.", True),
     ReplyFormat("Answer: {L}", False),
+    ReplyFormat("{L}. {choice}", True),
     ReplyFormat("**{L}**", False),
+    ReplyFormat("\n\n{L}. {choice}\n", True),
     ReplyFormat("{L}{O}", False),
+    ReplyFormat("{L}.{O}", True),
     ReplyFormat("{choice}", False),
+    ReplyFormat("{L}. The answer is {O}", True),
     ReplyFormat("", False),
 ]
 
