@@ -285,12 +285,13 @@ def run_configured(
         )
         requests = by_question(server.requests)
     assert log.status == "success" and log.samples is not None and log.results is not None
-    verdicts = {
-        str(sample.id): sample.scores["triviaqa_scorer"].value["exact_match"]  # type: ignore[index]
-        for sample in log.samples
-    }
+    verdicts: dict[str, float] = {}
+    for sample in log.samples:
+        value = sample.scores["triviaqa_scorer"].value if sample.scores else None
+        assert isinstance(value, dict), f"question {sample.id}: no triviaqa_scorer value"
+        verdicts[str(sample.id)] = float(value["exact_match"])
     [accuracy] = [
-        score.metrics["exact_match"].value
+        float(score.metrics["exact_match"].value)
         for score in log.results.scores
         if score.name == "triviaqa_scorer"
     ]
