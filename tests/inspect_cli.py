@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from inspect_ai.log import EvalLog, read_eval_log
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -22,9 +24,16 @@ def loopback_env(base_url: str) -> dict[str, str]:
 
 
 def run_config(
-    config: Path, base_url: str, tmp_path: Path, *extra: str
+    config: Path,
+    base_url: str,
+    tmp_path: Path,
+    *extra: str,
+    model: str = "openai-api/loopback/scripted",
+    log_dir: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """``inspect eval --run-config <config>`` against the loopback server; logs in tmp_path/logs."""
+    """``inspect eval --run-config <config>`` against the loopback server, from the
+    repository root; logs in ``log_dir`` (tmp_path/logs), ``env`` added to the loopback's."""
     return subprocess.run(
         [
             inspect_cli(),
@@ -32,18 +41,36 @@ def run_config(
             "--run-config",
             str(config),
             "--model",
-            "openai-api/loopback/scripted",
+            model,
+            *extra,
             "--log-dir",
-            str(tmp_path / "logs"),
+            str(log_dir or tmp_path / "logs"),
             "--display",
             "none",
-            *extra,
         ],
-        env=loopback_env(base_url),
+        cwd=ROOT,
+        env={**loopback_env(base_url), **(env or {})},
         capture_output=True,
         text=True,
         timeout=1800,
     )
+
+
+def config_log(
+    config: Path,
+    base_url: str,
+    tmp_path: Path,
+    *extra: str,
+    model: str = "openai-api/loopback/scripted",
+    log_dir: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> EvalLog:
+    """The one log of a :func:`run_config` run that must exit 0 (else its output's end)."""
+    log_dir = log_dir or tmp_path / "logs"
+    done = run_config(config, base_url, tmp_path, *extra, model=model, log_dir=log_dir, env=env)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    [log_file] = log_dir.glob("*.eval")
+    return read_eval_log(str(log_file))
 
 
 def offline_eval(*args: str, log_dir: Path, timeout: int = 600) -> subprocess.CompletedProcess[str]:

@@ -301,9 +301,7 @@ def test_image_paths_in_jsonl_are_relative_to_the_file(tmp_path: Path) -> None:
     dataset = scienceqa(data_files=str(path))
     assert image_of(dataset.dataset[0])[1] == fixture_image(0)
     assert prompt(dataset, 1) == ROW1_TEXT
-    assert [s.id for s in scienceqa(data_files=str(path), subset="image").dataset] == [
-        "test_0"
-    ]
+    assert [s.id for s in scienceqa(data_files=str(path), subset="image").dataset] == ["test_0"]
 
 
 def test_missing_image_file_is_an_error(tmp_path: Path) -> None:
@@ -615,8 +613,12 @@ def test_breakdowns_are_listed_in_name_order_whatever_the_sample_order() -> None
     by_subject = grouped_accuracy("subject")
     forward = by_subject(scores)  # type: ignore[arg-type]
     backward = by_subject(scores[::-1])  # type: ignore[arg-type]
-    assert list(forward.items()) == list(backward.items()) == [  # type: ignore[union-attr]
-        ("language science", 0.0),
-        ("natural science", 1.0),
-        ("social science", 1.0),
-    ]
+    assert (
+        list(forward.items())
+        == list(backward.items())
+        == [  # type: ignore[union-attr]
+            ("language science", 0.0),
+            ("natural science", 1.0),
+            ("social science", 1.0),
+        ]
+    )

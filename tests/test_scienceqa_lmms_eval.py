@@ -13,10 +13,9 @@ import string
 from pathlib import Path
 
 import pytest
-from inspect_ai.log import read_eval_log
 
 from benchmarks.mcq import parse_option_letter
-from tests.inspect_cli import run_config
+from tests.inspect_cli import config_log
 from tests.loopback_server import LoopbackServer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,10 +69,7 @@ def test_case_is_compared_in_lower_case(reply: str, letter: str | None) -> None:
 @pytest.mark.slow
 def test_run_config_sends_lmms_evals_settings(tmp_path: Path) -> None:
     with LoopbackServer(lambda request: "B. because") as server:
-        done = run_config(CONFIG, server.base_url, tmp_path, "-T", "bundled_sample=true")
-    assert done.returncode == 0, done.stderr[-3000:]
-    [log_file] = (tmp_path / "logs").glob("*.eval")
-    log = read_eval_log(str(log_file))
+        log = config_log(CONFIG, server.base_url, tmp_path, "-T", "bundled_sample=true")
     assert log.status == "success" and log.results is not None and log.samples is not None
     assert log.eval.task == "benchmarks/scienceqa"
     assert log.eval.task_args["profile"] == "lmms_eval_0.7.3"

@@ -864,8 +864,12 @@ def test_topic_breakdowns_are_listed_in_name_order_whatever_the_sample_order() -
     [by_topic] = breakdown_metrics("topic", ["accuracy"], "{statistic}[{group_name}]")
     forward = by_topic(scores)  # type: ignore[arg-type]
     backward = by_topic(scores[::-1])  # type: ignore[arg-type]
-    assert list(forward.items()) == list(backward.items()) == [  # type: ignore[union-attr]
-        ("accuracy[Art]", 0.5),
-        ("accuracy[Music]", 1.0),
-        ("accuracy[Sports]", 1.0),
-    ]
+    assert (
+        list(forward.items())
+        == list(backward.items())
+        == [  # type: ignore[union-attr]
+            ("accuracy[Art]", 0.5),
+            ("accuracy[Music]", 1.0),
+            ("accuracy[Sports]", 1.0),
+        ]
+    )

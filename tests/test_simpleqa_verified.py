@@ -191,9 +191,11 @@ def test_the_paper_grader_prompt_is_the_simple_evals_template_with_the_papers_ch
     ]
     added = [line[2:] for line in changed if line.startswith("+ ")]
     assert len(added) == 16
-    assert "    - Hedging and mentioning multiple candidate answers are permissible, provided " \
-        "that the response eventually commits to a single candidate answer, and that answer " \
+    assert (
+        "    - Hedging and mentioning multiple candidate answers are permissible, provided "
+        "that the response eventually commits to a single candidate answer, and that answer "
         "is correct." in added
+    )
     assert VERIFIED_PAPER_GRADER_TEMPLATE.count("```") == GRADER_TEMPLATE.count("```") == 8
 
 

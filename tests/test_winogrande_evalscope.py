@@ -11,12 +11,11 @@ from typing import get_args
 
 import pytest
 from inspect_ai import eval
-from inspect_ai.log import read_eval_log
 
 from benchmarks.mcq import EVALSCOPE_RELEASES, LETTER_PARSERS, parse_evalscope_answer
 from benchmarks.profiles.winogrande import AnswerParse
 from benchmarks.winogrande import winogrande
-from tests.inspect_cli import run_config
+from tests.inspect_cli import config_log
 from tests.loopback_server import LoopbackServer
 from tests.scripted import replies_by_prompt
 
@@ -137,10 +136,7 @@ def test_the_release_changes_verdicts_end_to_end(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_run_config_sends_evalscopes_settings_and_parses_as_evalscope(tmp_path: Path) -> None:
     with LoopbackServer(lambda request: "ANSWER: $B$") as server:
-        done = run_config(CONFIG, server.base_url, tmp_path, "-T", f"data_files={VALIDATION}")
-    assert done.returncode == 0, done.stderr[-3000:]
-    [log_file] = (tmp_path / "logs").glob("*.eval")
-    log = read_eval_log(str(log_file))
+        log = config_log(CONFIG, server.base_url, tmp_path, "-T", f"data_files={VALIDATION}")
     assert log.status == "success" and log.results is not None
     assert log.eval.task == "benchmarks/winogrande"
     assert log.eval.task_args["profile"] == "evalscope_1.14.1"

@@ -14,7 +14,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 
-from tests.inspect_cli import inspect_cli, loopback_env
+from tests.inspect_cli import config_log, loopback_env
 from tests.peers.inspect_evals_env import inspect_evals_python
 from tests.peers.peer_env import ROOT
 
@@ -165,33 +165,18 @@ def run_inspect_evals(
 def run_ours(
     base_url: str, tmp_path: Path, name: str, config: Path, judge: str, *task_args: str
 ) -> EvalLog:
-    log_dir = tmp_path / f"{name}_logs"
     arguments = [arg for value in task_args for arg in ("-T", value)]
-    done = subprocess.run(
-        [
-            inspect_cli(),
-            "eval",
-            "--run-config",
-            str(config),
-            "--model",
-            f"openai-api/loopback/{CANDIDATE_MODEL}",
-            "--model-role",
-            f"grader=openai-api/loopback/{judge}",
-            *arguments,
-            "--log-dir",
-            str(log_dir),
-            "--display",
-            "none",
-        ],
-        cwd=ROOT,
-        env={**loopback_env(base_url), "INSPECT_BENCHMARKS_CACHE": str(tmp_path / "ours")},
-        capture_output=True,
-        text=True,
-        timeout=RUN_TIMEOUT_SECONDS,
+    return config_log(
+        config,
+        base_url,
+        tmp_path,
+        "--model-role",
+        f"grader=openai-api/loopback/{judge}",
+        *arguments,
+        model=f"openai-api/loopback/{CANDIDATE_MODEL}",
+        log_dir=tmp_path / f"{name}_logs",
+        env={"INSPECT_BENCHMARKS_CACHE": str(tmp_path / "ours")},
     )
-    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
-    [log_file] = log_dir.glob("*.eval")
-    return read_eval_log(str(log_file))
 
 
 def their_grades(log: EvalLog) -> dict[str, tuple[str, str]]:

@@ -22,10 +22,8 @@ import zipfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from inspect_ai.log import read_eval_log
-
 from benchmarks.mcq import EVALSCOPE_RELEASES, parse_answer_marker, parse_evalscope_answer
-from tests.inspect_cli import run_config
+from tests.inspect_cli import config_log
 from tests.loopback_server import LoopbackServer, user_text
 from tests.peers.peer_env import ROOT, PeerResult, downloaded_wheel, peer_python, record
 
@@ -154,10 +152,7 @@ def run_evalscope(python: Path, base_url: str, tmp_path: Path) -> tuple[dict[int
 
 def run_ours(base_url: str, tmp_path: Path) -> tuple[dict[int, Any], float]:
     """Our per-question scores (by row) and accuracy, through the run config."""
-    done = run_config(CONFIG, base_url, tmp_path, "-T", f"data_files={FIXTURE}")
-    assert done.returncode == 0, done.stderr[-3000:]
-    [log_file] = (tmp_path / "logs").glob("*.eval")
-    log = read_eval_log(str(log_file))
+    log = config_log(CONFIG, base_url, tmp_path, "-T", f"data_files={FIXTURE}")
     assert log.status == "success" and log.samples is not None and log.results is not None
     assert log.eval.metadata is not None and log.eval.metadata["answer_parse"] == "evalscope"
     scores = {}

@@ -25,7 +25,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 
-from tests.inspect_cli import inspect_cli, loopback_env
+from tests.inspect_cli import config_log, loopback_env
 from tests.loopback_server import LoopbackServer, user_text
 from tests.peers.inspect_evals_env import INSPECT_EVALS_VERSION, inspect_evals_python
 from tests.peers.peer_env import ROOT, PeerResult, record
@@ -186,30 +186,16 @@ def run_inspect_evals(base_url: str, tmp_path: Path) -> EvalLog:
 
 
 def run_ours(base_url: str, tmp_path: Path) -> EvalLog:
-    done = subprocess.run(
-        [
-            inspect_cli(),
-            "eval",
-            "--run-config",
-            str(CONFIG),
-            "--model",
-            MODEL,
-            "-T",
-            f"data_files={json.dumps({'validation': str(VALIDATION), 'train': str(TRAIN)})}",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            "none",
-        ],
-        cwd=ROOT,
-        env={**loopback_env(base_url), "INSPECT_BENCHMARKS_CACHE": str(tmp_path / "ours")},
-        capture_output=True,
-        text=True,
-        timeout=RUN_TIMEOUT_SECONDS,
+    data_files = json.dumps({"validation": str(VALIDATION), "train": str(TRAIN)})
+    return config_log(
+        CONFIG,
+        base_url,
+        tmp_path,
+        "-T",
+        f"data_files={data_files}",
+        model=MODEL,
+        env={"INSPECT_BENCHMARKS_CACHE": str(tmp_path / "ours")},
     )
-    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
-    [log_file] = (tmp_path / "logs").glob("*.eval")
-    return read_eval_log(str(log_file))
 
 
 def by_row(

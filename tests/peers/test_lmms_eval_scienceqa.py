@@ -51,7 +51,6 @@ from typing import Any, NamedTuple
 import pytest
 import yaml
 from inspect_ai.dataset import Sample
-from inspect_ai.log import read_eval_log
 from inspect_ai.model import ModelName, ModelOutput
 from inspect_ai.scorer import Scorer, Target
 from inspect_ai.solver import TaskState
@@ -59,7 +58,7 @@ from PIL import Image
 
 from benchmarks.prompt_preview import prompt_messages
 from benchmarks.scienceqa import scienceqa
-from tests.inspect_cli import run_config
+from tests.inspect_cli import config_log
 from tests.loopback_server import LoopbackServer, user_text
 from tests.peers.peer_env import ROOT, PeerResult, peer_python, record
 
@@ -366,10 +365,7 @@ def run_ours(
 ) -> tuple[list[dict[str, Any]], dict[int, Any], dict[int, str], float]:
     """Our requests, scores and replies (by row) and accuracy, through the run config."""
     with LoopbackServer(scripted_reply(fixture)) as server:
-        done = run_config(CONFIG, server.base_url, tmp, "-T", f"data_files={FIXTURES[fixture]}")
-    assert done.returncode == 0, done.stderr[-3000:]
-    [log_file] = (tmp / "logs").glob("*.eval")
-    log = read_eval_log(str(log_file))
+        log = config_log(CONFIG, server.base_url, tmp, "-T", f"data_files={FIXTURES[fixture]}")
     assert log.status == "success" and log.samples is not None and log.results is not None
     assert log.eval.metadata is not None and log.eval.metadata["profile"] == "lmms_eval_0.7.3"
     scores, replies = {}, {}
