@@ -473,12 +473,12 @@ def test_numbers_do_not_depend_on_the_order_or_format_of_the_log(tmp_path: Path,
     assert original.equals(compare_logs([str(as_json), guesser], settings=FAST))
 
 
-def test_simpleqa_verified_breaks_down_by_its_four_fields(tmp_path: Path) -> None:
-    """The oracle (every bundled answer right) against the random baseline (1 of 20 right
-    by chance: a bundled answer that happens to fit), both graded by the oracle."""
+def verified_oracle_and_random(tmp_path: Path) -> tuple[str, str]:
+    """Logs of SimpleQA Verified's bundled rows answered by the oracle and by the random
+    baseline, both graded by the oracle."""
     from benchmarks.simpleqa_verified import simpleqa_verified
 
-    logs = {}
+    locations = []
     for model in ("oracle", "random"):
         [log] = eval(
             simpleqa_verified(bundled_sample=True),
@@ -488,8 +488,14 @@ def test_simpleqa_verified_breaks_down_by_its_four_fields(tmp_path: Path) -> Non
             display="none",
         )
         assert log.location
-        logs[model] = log.location
-    frame = compare_logs([logs["oracle"], logs["random"]], settings=FAST)
+        locations.append(log.location)
+    return locations[0], locations[1]
+
+
+def test_simpleqa_verified_breaks_down_by_its_four_fields(tmp_path: Path) -> None:
+    """The oracle (every bundled answer right) against the random baseline (1 of 20 right
+    by chance: a bundled answer that happens to fit), both graded by the oracle."""
+    frame = compare_logs(list(verified_oracle_and_random(tmp_path)), settings=FAST)
     overall = only_row(frame, breakdown="overall", metric="correct")
     assert (overall["n"], overall["baseline_value"]) == (20, 1.0)
     assert overall["baseline_only"] == 20 - round(overall["candidate_value"] * 20)
@@ -620,19 +626,7 @@ def as_former_version(
 def two_logs(task: str, runs: dict[str, Path], tmp_path: Path) -> tuple[str, str]:
     if task != "simpleqa_verified":
         return log_of(runs["careful"], task), log_of(runs["guesser"], task)
-    from benchmarks.simpleqa_verified import simpleqa_verified
-
-    locations = []
-    for model in ("oracle", "random"):
-        [log] = eval(
-            simpleqa_verified(bundled_sample=True),
-            model=f"benchmarks/{model}",
-            model_roles={"grader": "benchmarks/oracle"},
-            log_dir=str(tmp_path / model),
-            display="none",
-        )
-        locations.append(str(log.location))
-    return locations[0], locations[1]
+    return verified_oracle_and_random(tmp_path)
 
 
 @pytest.mark.parametrize(
