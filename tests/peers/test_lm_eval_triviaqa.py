@@ -143,10 +143,21 @@ def first_difference(ours: dict[str, Any], theirs: dict[str, Any]) -> str | None
     """The first question (in the peer's order) whose request differs, with both bodies."""
     for key, body in theirs.items():
         if ours.get(key) != body:
-            mine = ours.get(key) or next((ours[k] for k in ours if k not in theirs), "no request")
+            mine = ours.get(key) or counterpart(key, ours, theirs)
             return f"first differing request ({key!r}):\nlm-eval: {body}\nours:    {mine}"
     extra = [key for key in ours if key not in theirs]
     return f"requests only ours sent: {extra[:2]}" if extra else None
+
+
+def counterpart(key: str, ours: dict[str, Any], theirs: dict[str, Any]) -> Any:
+    """Our request for the peer's question when our question block reads otherwise (a
+    changed format): the one of ours that holds the same question, else the first of ours
+    the peer did not send."""
+    unmatched = [k for k in ours if k not in theirs]
+    row = ROW_BY_PROMPT.get(key)
+    same_question = [k for k in unmatched if row is not None and row["question"] in k]
+    candidates = same_question or unmatched
+    return ours[candidates[0]] if candidates else "no request"
 
 
 def by_question(requests: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
