@@ -59,6 +59,7 @@ EXPECTED_F1 = 0.36
 # How the viewer's header shows those metrics (and exact match's stderr, 0.2 as well).
 SHOWN_METRIC_NAMES = ["exact_match", "exact_match_stderr", "f1"]
 SHOWN_METRIC_VALUES = ["0.2", "0.200", "0.36"]
+TC_33_QUESTION = "Which Lloyd Webber musical premiered in the US on 10th December 1993?"
 
 
 def _chromium() -> str | None:
@@ -245,6 +246,10 @@ def test_log_viewer_shows_task_metrics_and_extracted_answer(
         )
         expect(page.locator(".vertical-metric-value")).to_have_text(SHOWN_METRIC_VALUES)
 
+        # The sample list shows the evaluated question (the demonstrations are added by
+        # the solver, not held in the sample's input).
+        listed = page.get_by_text(TC_33_QUESTION, exact=False).first
+        expect(listed).to_be_visible(timeout=PAGE_TIMEOUT_MS)
         page.get_by_text("tc_33", exact=True).click()
         scoring_tab = page.get_by_role("tab", name="Scoring")
         scoring_tab.click()
