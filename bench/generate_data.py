@@ -213,7 +213,7 @@ def _alias_count(rng: random.Random) -> int:
 
 
 def synthetic_triviaqa_pool(rng: random.Random, size: int = 600) -> list[dict[str, Any]]:
-    from benchmarks.answer_matching import normalize_answer
+    from benchmarks.scorers.answer_matching import normalize_answer
 
     pool = []
     for _ in range(size):

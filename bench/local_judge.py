@@ -42,7 +42,7 @@ from typing import Any
 
 from aiohttp import web
 
-from benchmarks.offline_models import oracle_reply
+from benchmarks.models.offline import oracle_reply
 from tests.loopback_server import HOST, completion
 
 CHARS_PER_TOKEN = 4

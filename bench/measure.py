@@ -160,7 +160,7 @@ def input_text(value: Any) -> str:
 
 def rendered_samples(task: Any, samples: Sequence[Any]) -> list[Any]:
     """The samples with the prompt our solvers build as their input (for a bare task)."""
-    from benchmarks.prompt_preview import prompt_messages
+    from benchmarks.solvers.prompt_preview import prompt_messages
 
     return [
         sample.model_copy(update={"input": prompt_messages(task, sample)}) for sample in samples
@@ -469,7 +469,7 @@ def cmd_images(images: int, repeat: int, data_dir: Path) -> dict[str, Any]:
         return statistics.median(durations) / len(sources)
 
     result["base64_floor_ms"] = 1000 * per_image(base64.b64encode)
-    from benchmarks.images import encoded_image
+    from benchmarks.data.images import encoded_image
 
     def data_uri(data: bytes) -> str:  # what an image becomes in the request
         return "data:image/png;base64," + base64.b64encode(encoded_image(data)).decode("ascii")

@@ -181,9 +181,7 @@ def both_sides(
     ``our_model_named=False``: the peer names no model (lm-eval's gguf client; the server
     ignores it) and Inspect always does, so ours are compared without it."""
     with RecordingProxy(args.server) as peer, RecordingProxy(args.our_server) as ours:
-        peer_result, log = in_parallel(
-            lambda: peer_side(peer.root), lambda: our_side(ours.root)
-        )
+        peer_result, log = in_parallel(lambda: peer_side(peer.root), lambda: our_side(ours.root))
     our_bodies = ours.bodies
     if not our_model_named:
         our_bodies = [{k: v for k, v in body.items() if k != "model"} for body in our_bodies]

@@ -21,7 +21,7 @@ from typing import Any
 
 from bench.generate_data import DATA_DIR
 from bench.measure import SPECS, input_text, make_task
-from benchmarks.prompt_preview import prompt_messages
+from benchmarks.solvers.prompt_preview import prompt_messages
 
 MIME_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpeg"}
 

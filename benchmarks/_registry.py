@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from benchmarks.catalog import BENCHMARKS, specs
-from benchmarks.offline_models import OfflineModel
+from benchmarks.models.offline import OfflineModel
 
 # Importing each benchmark's module (through its spec) registers its task.
 TASKS = {name: spec.task for name, spec in specs().items()}
@@ -43,8 +43,7 @@ def unknown_task_hints(argv: list[str]) -> list[str]:
             if not close:
                 continue  # not meant for this package
             problem = (
-                f"no task file {argument!r} here (this package's tasks are named "
-                "benchmarks/<name>)"
+                f"no task file {argument!r} here (this package's tasks are named benchmarks/<name>)"
             )
         else:
             continue  # another package's task

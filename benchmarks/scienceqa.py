@@ -40,21 +40,26 @@ from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
 from inspect_ai.solver import generate
 
-from benchmarks.data_source import DataSource
-from benchmarks.images import ImageDecodeError, ImageFormat
-from benchmarks.loading import DataFiles
-from benchmarks.mcq import option_letter_scorer
-from benchmarks.mcq_prompt import option_letters
+from benchmarks.data.images import ImageDecodeError, ImageFormat
+from benchmarks.data.scienceqa import DATASET, oracle_questions, scienceqa_dataset
+from benchmarks.data.scienceqa_shape import (
+    DATASET_PATH,
+    REQUIRED_COLUMNS,
+    checked_fields,
+    grade_band,
+)
+from benchmarks.data.source import DataSource
+from benchmarks.data.split_reader import DataFiles
 from benchmarks.profiles import profile_named
 from benchmarks.profiles.scienceqa import PROFILES, AnswerParse, ProfileName, PromptFormat
-from benchmarks.registry_names import namespaced
-from benchmarks.run_warnings import warn_when_no_sample_runs
-from benchmarks.scienceqa_data import DATASET, oracle_questions, scienceqa_dataset
-from benchmarks.scienceqa_metrics import BREAKDOWNS, scienceqa_metrics
-from benchmarks.scienceqa_prompts import scienceqa_prompt
-from benchmarks.scienceqa_rows import DATASET_PATH, REQUIRED_COLUMNS, checked_fields, grade_band
+from benchmarks.runtime.registry_names import namespaced
+from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
+from benchmarks.runtime.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
+from benchmarks.scorers.letters import option_letter_scorer
+from benchmarks.scorers.scienceqa import BREAKDOWNS, scienceqa_metrics
+from benchmarks.solvers.mcq import option_letters
+from benchmarks.solvers.scienceqa import scienceqa_prompt
 from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions
-from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
 
 __all__ = ["DATASET_PATH", "REQUIRED_COLUMNS", "grade_band", "record_to_sample", "scienceqa"]
 Split = Literal["train", "validation", "test"]
@@ -64,7 +69,7 @@ RENAMED = {
     "split": "eval_split",
     "strict_parse": "answer_parse (strict_parse=true is answer_parse=lmms_eval)",
 }
-# answer_parse -> benchmarks.mcq.LETTER_PARSERS
+# answer_parse -> benchmarks.scorers.letters.LETTER_PARSERS
 LETTER_PARSER = {"option_letter": "option_letter", "lmms_eval": "option_letter_strict"}
 
 

@@ -8,7 +8,7 @@ https://cdn.openai.com/papers/simpleqa.pdf
 Reference implementation: openai/simple-evals ``simpleqa_eval.py`` and its
 ``ChatCompletionSampler``, commit ee3b0318d8d1d9d72755a4120879be65f7c07e9e.
 The question goes to the model under test; a judge model (role ``grader``,
-``benchmarks.judge``) grades the reply with the official grader template as
+``benchmarks.scorers.judge``) grades the reply with the official grader template as
 A (CORRECT), B (INCORRECT) or C (NOT_ATTEMPTED); the headline metrics are the
 fraction correct, the accuracy on attempted questions and their harmonic mean.
 
@@ -37,8 +37,26 @@ from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
 
-from benchmarks import download
-from benchmarks.judge import (
+from benchmarks.data import download
+from benchmarks.data.simpleqa import (
+    DATASET_URL,
+    oracle_questions,
+    record_to_sample,
+    simpleqa_dataset,
+)
+from benchmarks.data.split_reader import DataFiles
+from benchmarks.profiles import PROFILE_SENTINEL, profile_named
+from benchmarks.profiles.simpleqa import SIMPLEQA_PROFILES, ProfileName, SimpleQAGradeParse
+from benchmarks.runtime.registry_names import namespaced
+from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
+from benchmarks.runtime.task_parameters import (
+    PROFILES_VALUE,
+    Minimum,
+    NoneMeans,
+    fail,
+    task_arguments,
+)
+from benchmarks.scorers.judge import (
     GRADER_TEMPLATE,
     judge_panel_metrics,
     parse_grade_official,
@@ -47,27 +65,15 @@ from benchmarks.judge import (
     simpleqa_scorer,
     template_problem,
 )
-from benchmarks.judge_prompt import SIMPLEQA_GRADER_PROMPTS, SimpleQAGraderPrompt
-from benchmarks.loading import DataFiles
-from benchmarks.profiles import PROFILE_SENTINEL, profile_named
-from benchmarks.profiles.simpleqa import SIMPLEQA_PROFILES, ProfileName, SimpleQAGradeParse
-from benchmarks.registry_names import namespaced
-from benchmarks.run_warnings import warn_when_no_sample_runs
-from benchmarks.simpleqa_data import (
-    DATASET_URL,
-    oracle_questions,
-    record_to_sample,
-    simpleqa_dataset,
-)
-from benchmarks.simpleqa_metrics import (
+from benchmarks.scorers.judge_prompt import SIMPLEQA_GRADER_PROMPTS, SimpleQAGraderPrompt
+from benchmarks.scorers.simpleqa import (
     GRADE_VALUE_KEYS,
     JUDGE_FAILURE,
     SIMPLEQA_COMPARE_METRICS,
     simpleqa_task_metrics,
 )
-from benchmarks.simpleqa_prompts import ANSWER_PROMPT_FIELDS, ANSWER_TEMPLATE, candidate_solvers
+from benchmarks.solvers.simpleqa import ANSWER_PROMPT_FIELDS, ANSWER_TEMPLATE, candidate_solvers
 from benchmarks.spec import BenchmarkSpec, FormerVersions
-from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, fail, task_arguments
 
 __all__ = [
     "GRADER_TEMPLATE",

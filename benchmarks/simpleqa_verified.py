@@ -11,7 +11,7 @@ Reference: DeepMind's Kaggle notebook "SimpleQA Verified Benchmark Starter
 Code": the bare question to the model under test, the simple-evals grader
 template unchanged to the judge gpt-4.1-2025-04-14, its own reply parse
 (``grade_parse=verified_starter``), and the F1 of simple-evals as headline.
-The judge is shared with SimpleQA (``benchmarks.judge``: panels, cached
+The judge is shared with SimpleQA (``benchmarks.scorers.judge``: panels, cached
 verdicts, re-grading). ``profile=inspect_evals_0.28.0`` reproduces inspect_evals
 0.28.0's ``simpleqa_verified`` (``scorer=original``, its paper config): its
 transcription of the paper's autorater prompt, judge and candidate at temperature
@@ -31,28 +31,34 @@ from typing import Annotated, Any, Literal
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 
-from benchmarks.data_source import DataSource, HubDataset, rows_dataset
-from benchmarks.judge import read_grade_prompt_file
-from benchmarks.judge_prompt import VERIFIED_GRADER_PROMPTS, VerifiedGraderPrompt
-from benchmarks.loading import DataFiles
+from benchmarks.data.records import field
+from benchmarks.data.simpleqa_verified import boolean, oracle_questions, original_index
+from benchmarks.data.source import DataSource, HubDataset, rows_dataset
+from benchmarks.data.split_reader import DataFiles
 from benchmarks.profiles import PROFILE_SENTINEL, profile_named
 from benchmarks.profiles.simpleqa import (
     VERIFIED_PROFILES,
     VerifiedGradeParse,
     VerifiedProfileName,
 )
-from benchmarks.records import field
-from benchmarks.registry_names import namespaced
-from benchmarks.run_warnings import warn_when_no_sample_runs
-from benchmarks.simpleqa_metrics import GRADE_VALUE_KEYS, SIMPLEQA_COMPARE_METRICS
-from benchmarks.simpleqa_verified_data import boolean, oracle_questions, original_index
-from benchmarks.simpleqa_verified_scorer import (
+from benchmarks.runtime.registry_names import namespaced
+from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
+from benchmarks.runtime.task_parameters import (
+    PROFILES_VALUE,
+    Minimum,
+    NoneMeans,
+    fail,
+    task_arguments,
+)
+from benchmarks.scorers.judge import read_grade_prompt_file
+from benchmarks.scorers.judge_prompt import VERIFIED_GRADER_PROMPTS, VerifiedGraderPrompt
+from benchmarks.scorers.simpleqa import GRADE_VALUE_KEYS, SIMPLEQA_COMPARE_METRICS
+from benchmarks.scorers.simpleqa_verified import (
     BREAKDOWNS,
     simpleqa_verified_scorer,
     verified_metrics,
 )
 from benchmarks.spec import BenchmarkSpec, FormerVersions
-from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, fail, task_arguments
 
 __all__ = ["record_to_sample", "simpleqa_verified", "simpleqa_verified_scorer"]
 TASK = "simpleqa_verified"
@@ -143,7 +149,7 @@ def simpleqa_verified(
         data_files: A local file, or ``{"eval": file}``.
         bundled_sample: Read the few rows shipped with the package (a try-out,
             offline; not a measurement: they are stand-ins, see
-            benchmarks/sample_data/README.md).
+            benchmarks/data/samples/README.md).
     """
     args = task_arguments(simpleqa_verified, locals())
     warn_when_no_sample_runs()

@@ -50,11 +50,11 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 from inspect_ai.solver import generate
 
-from benchmarks.answer_matching import STOP_SEQUENCES, AnswerExtraction
-from benchmarks.completions_endpoint import generate_from_token_ids
-from benchmarks.data_source import DataSource, HubDataset
-from benchmarks.fewshot_prompt import fewshot_prompt
-from benchmarks.loading import DataFiles
+from benchmarks.data.records import field, string_list
+from benchmarks.data.source import DataSource, HubDataset
+from benchmarks.data.split_reader import DataFiles
+from benchmarks.data.triviaqa import check_splits, oracle_questions, triviaqa_data
+from benchmarks.models.completions_endpoint import generate_from_token_ids
 from benchmarks.profiles import profile_named
 from benchmarks.profiles.triviaqa import (
     PROFILES,
@@ -63,14 +63,14 @@ from benchmarks.profiles.triviaqa import (
     ProfileName,
     PromptFormat,
 )
-from benchmarks.records import field, string_list
-from benchmarks.registry_names import namespaced
-from benchmarks.run_warnings import warn_when_no_sample_runs
+from benchmarks.runtime.registry_names import namespaced
+from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
+from benchmarks.runtime.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
+from benchmarks.scorers.answer_matching import STOP_SEQUENCES, AnswerExtraction
+from benchmarks.scorers.triviaqa import TriviaQAMetric, triviaqa_scorer
+from benchmarks.solvers.fewshot import fewshot_prompt
+from benchmarks.solvers.triviaqa import block_template
 from benchmarks.spec import BenchmarkSpec, CompareMetric
-from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
-from benchmarks.triviaqa_data import check_splits, oracle_questions, triviaqa_data
-from benchmarks.triviaqa_prompts import block_template
-from benchmarks.triviaqa_scorer import TriviaQAMetric, triviaqa_scorer
 
 DATASET = HubDataset(
     "mandarjoshi/trivia_qa",

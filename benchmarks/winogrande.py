@@ -44,11 +44,9 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 from inspect_ai.solver import generate
 
-from benchmarks.data_source import DataSource, HubDataset, rows_dataset
-from benchmarks.fewshot_prompt import FEWSHOT_KEY
-from benchmarks.loading import DataFiles
-from benchmarks.loglikelihood import LoglikelihoodRequest
-from benchmarks.mcq import option_letter_scorer
+from benchmarks.data.samples import jsonl_records
+from benchmarks.data.source import DataSource, HubDataset, rows_dataset
+from benchmarks.data.split_reader import DataFiles
 from benchmarks.profiles import profile_named
 from benchmarks.profiles.winogrande import (
     PROFILES,
@@ -58,16 +56,19 @@ from benchmarks.profiles.winogrande import (
     PromptFormat,
     Scoring,
 )
-from benchmarks.registry_names import namespaced
-from benchmarks.run_warnings import warn_when_no_sample_runs
-from benchmarks.sample_data import jsonl_records
-from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, KnownQuestion
-from benchmarks.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, fail, task_arguments
-from benchmarks.winogrande_loglikelihood import (
-    loglikelihood_task,
-    read_sentence,
+from benchmarks.runtime.registry_names import namespaced
+from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
+from benchmarks.runtime.task_parameters import (
+    PROFILES_VALUE,
+    Minimum,
+    NoneMeans,
+    fail,
+    task_arguments,
 )
-from benchmarks.winogrande_prompts import (
+from benchmarks.scorers.letters import option_letter_scorer
+from benchmarks.scorers.loglikelihood import LoglikelihoodRequest
+from benchmarks.solvers.fewshot import FEWSHOT_KEY
+from benchmarks.solvers.winogrande import (
     ANSWER_LETTERS,
     WinograndeDemonstrations,
     question_prompt,
@@ -75,7 +76,12 @@ from benchmarks.winogrande_prompts import (
 )
 
 # the evalscope-format prompt solver, for chains of one's own (examples/custom_chain.py)
-from benchmarks.winogrande_prompts import winogrande_prompt as winogrande_prompt
+from benchmarks.solvers.winogrande import winogrande_prompt as winogrande_prompt
+from benchmarks.solvers.winogrande_loglikelihood import (
+    loglikelihood_task,
+    read_sentence,
+)
+from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, KnownQuestion
 
 DATASET = HubDataset(
     "allenai/winogrande",

@@ -26,7 +26,7 @@ from inspect_ai.dataset import Sample
 from inspect_ai.scorer import includes
 from inspect_ai.solver import Solver, chain, chain_of_thought, generate, solver
 
-from benchmarks.fewshot_prompt import fewshot_prompt
+from benchmarks.solvers.fewshot import fewshot_prompt
 from benchmarks.winogrande import winogrande, winogrande_prompt
 
 

@@ -6,7 +6,7 @@ from inspect_ai import Task
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage
 
-from benchmarks.prompt_preview import prompt_text
+from benchmarks.solvers.prompt_preview import prompt_text
 
 
 def prompt(task: Task, index: int) -> str | list[ChatMessage]:

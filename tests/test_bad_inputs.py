@@ -28,7 +28,7 @@ from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage
 
-from benchmarks.loading import DataError
+from benchmarks.data.split_reader import DataError
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
 from benchmarks.triviaqa import triviaqa

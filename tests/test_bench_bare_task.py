@@ -10,8 +10,8 @@ from inspect_ai import eval as inspect_eval
 
 from bench.bare_task import bare
 from bench.throughput_inputs import grouped_keys
-from benchmarks.scienceqa_metrics import scienceqa_metrics
-from benchmarks.simpleqa_metrics import simpleqa_task_metrics
+from benchmarks.scorers.scienceqa import scienceqa_metrics
+from benchmarks.scorers.simpleqa import simpleqa_task_metrics
 from tests.scripted import replies_by_prompt
 
 

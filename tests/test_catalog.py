@@ -78,10 +78,10 @@ def test_the_spec_declares_a_registered_task_with_its_pieces(name: str) -> None:
                 f"{name}: add benchmarks/configs/{name}_<reference>.yaml for the proven "
                 f"profile {profile_name!r}"
             )
-    bundled = PACKAGE / "sample_data" / name
-    assert bundled.is_dir(), f"add a bundled sample in benchmarks/sample_data/{name}/"
-    readme = (PACKAGE / "sample_data" / "README.md").read_text(encoding="utf-8")
-    assert f"`{name}/`" in readme, f"describe benchmarks/sample_data/{name}/ in its README"
+    bundled = PACKAGE / "data" / "samples" / name
+    assert bundled.is_dir(), f"add a bundled sample in benchmarks/data/samples/{name}/"
+    readme = (PACKAGE / "data" / "samples" / "README.md").read_text(encoding="utf-8")
+    assert f"`{name}/`" in readme, f"describe benchmarks/data/samples/{name}/ in its README"
 
 
 def config_text(name: str) -> str:
@@ -187,7 +187,7 @@ def test_the_default_source_is_the_hub_dataset_at_its_pinned_revision(
     module pins (docs/offline.md lists them); the log's task metadata records it."""
     import importlib
 
-    from benchmarks import data_source
+    from benchmarks.data import source as data_source
 
     module = importlib.import_module(f"benchmarks.{name}")
 
@@ -196,7 +196,7 @@ def test_the_default_source_is_the_hub_dataset_at_its_pinned_revision(
 
     monkeypatch.setattr(data_source, "prepared_rows", capture)
     monkeypatch.setattr(
-        importlib.import_module("benchmarks.scienceqa_rows"), "prepared_rows", capture
+        importlib.import_module("benchmarks.data.scienceqa_shape"), "prepared_rows", capture
     )
     with pytest.raises(Requested) as requested:
         specs()[name].task()
@@ -215,7 +215,7 @@ def test_the_default_source_is_the_hub_dataset_at_its_pinned_revision(
 def test_another_hub_dataset_is_not_read_at_the_default_datasets_revision(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from benchmarks import data_source
+    from benchmarks.data import source as data_source
     from benchmarks.winogrande import winogrande
 
     def capture(request: Any, **_: Any) -> Any:
@@ -236,5 +236,5 @@ def test_another_hub_dataset_is_not_read_at_the_default_datasets_revision(
 def test_a_bundled_sample_run_names_no_path_of_this_machine(name: str) -> None:
     metadata = specs()[name].task(bundled_sample=True).metadata or {}
     text = json.dumps(metadata)
-    assert str(ROOT) not in text and "sample_data" not in text, metadata
+    assert str(ROOT) not in text and "samples" not in text, metadata
     assert metadata["data"] == "bundled sample"

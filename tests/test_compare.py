@@ -24,8 +24,8 @@ from benchmarks.catalog import specs
 from benchmarks.compare import CompareError, Settings, compare_logs, describe_logs
 from benchmarks.compare.api import COMPARE_COLUMNS
 from benchmarks.scienceqa import scienceqa
+from benchmarks.scorers.statistics import newcombe_paired_interval, wilson_interval
 from benchmarks.simpleqa import simpleqa
-from benchmarks.statistics import newcombe_paired_interval, wilson_interval
 from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
 from tests.scripted import last_user_text, scripted_model

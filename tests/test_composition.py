@@ -26,9 +26,9 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessage
 from inspect_ai.solver import generate
 
-from benchmarks.fewshot_prompt import fewshot_prompt
-from benchmarks.mcq_prompt import context_text
-from benchmarks.prompt_preview import prompt_messages
+from benchmarks.solvers.fewshot import fewshot_prompt
+from benchmarks.solvers.mcq import context_text
+from benchmarks.solvers.prompt_preview import prompt_messages
 from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
 from tests.inspect_cli import inspect_cli

@@ -58,7 +58,7 @@ def image_bytes_sha256(part):
     return part
 
 def describe(task, sample):
-    from benchmarks.prompt_preview import prompt_text
+    from benchmarks.solvers.prompt_preview import prompt_text
 
     rendered = prompt_text(task, sample)
     if isinstance(rendered, str):

@@ -33,7 +33,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 import tests.test_registry as registry_tests
 from benchmarks.catalog import BENCHMARKS
-from benchmarks.sample_data import bundled_data_files
+from benchmarks.data.samples import bundled_data_files
 from tests.inspect_cli import inspect_cli
 from tests.loopback_server import Fault, LoopbackServer, user_text
 
@@ -43,7 +43,7 @@ LINKED_PAGES = [
     *PAGES,
     ROOT / "examples" / "README.md",
     ROOT / "bench" / "README.md",
-    ROOT / "benchmarks" / "sample_data" / "README.md",
+    ROOT / "benchmarks" / "data" / "samples" / "README.md",
 ]
 ORACLE = "benchmarks/oracle"
 DATA_OPTIONS = ("data_files", "dataset_path")

@@ -37,9 +37,9 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from benchmarks.prompt_preview import prompt_messages, prompt_text
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import JUDGE_FAILURE, simpleqa
+from benchmarks.solvers.prompt_preview import prompt_messages, prompt_text
 from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
 from tests.scripted import last_user_text

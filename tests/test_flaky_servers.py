@@ -23,8 +23,8 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import get_model
 
-from benchmarks.offline_models import oracle_reply
-from benchmarks.prompt_preview import prompt_text
+from benchmarks.models.offline import oracle_reply
+from benchmarks.solvers.prompt_preview import prompt_text
 from benchmarks.triviaqa import triviaqa
 from tests.loopback_server import Fault, LoopbackServer, user_text
 

@@ -1,4 +1,4 @@
-"""ScienceQA images referenced from the verified on-disk cache (benchmarks/image_cache.py).
+"""ScienceQA images referenced from the verified on-disk cache (benchmarks/data/image_cache.py).
 
 What the model receives and what the log shows must be byte for byte what the
 inline data URI of ``image_data_uri`` gave before; a damaged cache entry must
@@ -23,14 +23,16 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import ContentImage
 from PIL import Image
 
-from benchmarks import image_cache, prepared_rows
-from benchmarks.data_source import DataSource
-from benchmarks.image_cache import ImageCacheError, cached_image_file
-from benchmarks.images import ImageFormat, encoded_image
-from benchmarks.prepare_rows import prepare_rows
-from benchmarks.prepared_rows import RowsRequest, read_rows
+from benchmarks.data import image_cache
+from benchmarks.data import rows as prepared_rows
+from benchmarks.data.image_cache import ImageCacheError, cached_image_file
+from benchmarks.data.images import ImageFormat, encoded_image
+from benchmarks.data.rows import read_rows
+from benchmarks.data.rows_child import prepare_rows
+from benchmarks.data.rows_request import RowsRequest
+from benchmarks.data.scienceqa_shape import REQUIRED_COLUMNS, image_options
+from benchmarks.data.source import DataSource
 from benchmarks.scienceqa import DATASET, scienceqa
-from benchmarks.scienceqa_rows import REQUIRED_COLUMNS, image_options
 from tests.images_expected import image_data_uri
 from tests.loopback_server import LoopbackServer
 
@@ -49,7 +51,12 @@ def scienceqa_request(data_files: Path, image_format: str = "png") -> RowsReques
         splits=["test"],
     )
     options = image_options(image_format, None)  # type: ignore[arg-type]
-    return source.request("test", columns=REQUIRED_COLUMNS, shape="scienceqa", options=options)
+    return source.request(
+        "test",
+        columns=REQUIRED_COLUMNS,
+        shape="benchmarks.data.scienceqa_shape:ScienceQAShape",
+        options=options,
+    )
 
 
 def fixture_images() -> dict[int, bytes]:
@@ -126,7 +133,7 @@ def test_a_damaged_entry_is_detected_and_rebuilt(
     path = cached_image_file(source, tmp_path)
     good = path.read_bytes()
     damage(path)  # type: ignore[operator]
-    with caplog.at_level(logging.WARNING, logger="benchmarks.image_cache"):
+    with caplog.at_level(logging.WARNING, logger="benchmarks.data.image_cache"):
         assert cached_image_file(source, tmp_path) == path
     assert path.read_bytes() == good
     warnings = [record.getMessage() for record in caplog.records]
@@ -292,7 +299,7 @@ def test_a_damaged_row_entry_is_rebuilt_from_the_table(
     parquet = write_image_rows(tmp_path / "rows.parquet", [images[0]])
     (path,) = image_parts(scienceqa(data_files=str(parquet)).dataset)
     Path(path).write_bytes(b"not the image")
-    with caplog.at_level(logging.WARNING, logger="benchmarks.image_cache"):
+    with caplog.at_level(logging.WARNING, logger="benchmarks.data.image_cache"):
         assert image_parts(scienceqa(data_files=str(parquet)).dataset) == [path]
     assert Path(path).read_bytes() == images[0]
     assert [r.getMessage() for r in caplog.records] == [

@@ -1,4 +1,4 @@
-"""Image decoding and data-URI encoding (benchmarks/images.py)."""
+"""Image decoding and data-URI encoding (benchmarks/data/images.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 from PIL import Image, ImageChops
 
-from benchmarks.images import (
+from benchmarks.data.images import (
     JPEG_QUALITY,
     ImageDecodeError,
     scaled_size,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.loading import DataError, load_split, local_path
+from benchmarks.data.split_reader import DataError, load_split, local_path
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triviaqa" / "validation.jsonl"
 

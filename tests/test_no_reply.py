@@ -30,8 +30,8 @@ from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, get_model
 
-from benchmarks.judge import JUDGE_FAILURE
 from benchmarks.scienceqa import scienceqa
+from benchmarks.scorers.judge import JUDGE_FAILURE
 from benchmarks.simpleqa import simpleqa
 from benchmarks.simpleqa_verified import simpleqa_verified
 from benchmarks.triviaqa import triviaqa

@@ -10,7 +10,7 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.model import get_model
 
-from benchmarks.offline_models import OfflineModelError, grade, oracle_reply, random_reply
+from benchmarks.models.offline import OfflineModelError, grade, oracle_reply, random_reply
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
 from benchmarks.triviaqa import triviaqa
@@ -120,7 +120,7 @@ def test_the_oracle_grades_the_official_grader_prompt() -> None:
 def test_the_oracle_answers_an_unknown_question_with_nothing_and_says_so(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    import benchmarks.offline_models as offline
+    import benchmarks.models.offline as offline
 
     offline._warned = False
     with caplog.at_level(logging.WARNING):

@@ -14,23 +14,21 @@ import datasets
 import pytest
 from inspect_ai.dataset import Sample
 
-from benchmarks import rows_cache
-from benchmarks.data_source import rows_dataset
-from benchmarks.errors import DataError
-from benchmarks.prepare_rows import SHAPES, whole_row_hashes
-from benchmarks.prepared_rows import (
+from benchmarks.data import rows_cache
+from benchmarks.data.records import field
+from benchmarks.data.rows import (
     PREPARE_ENV,
     RELEASED,
-    ROW_ERROR,
-    ROW_HASH,
     PreparedColumns,
     PreparedRows,
-    RowsRequest,
     prepared_columns,
     prepared_rows,
 )
-from benchmarks.records import field
-from benchmarks.rows_cache import SHAPE_MODULES, WRITER_MODULES, rows_file_for
+from benchmarks.data.rows_cache import WRITER_MODULES, rows_file_for
+from benchmarks.data.rows_child import shape_for, whole_row_hashes
+from benchmarks.data.rows_request import ROW_ERROR, ROW_HASH, RowsRequest
+from benchmarks.data.source import rows_dataset
+from benchmarks.runtime.errors import DataError
 from benchmarks.winogrande import winogrande
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -184,7 +182,6 @@ def test_the_child_process_prepares_the_rows(
 def test_the_rows_file_key_holds_the_code_that_writes_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert SHAPES.keys() == SHAPE_MODULES.keys()
     path = tmp_path / "wg.jsonl"
     path.write_text(json.dumps({**WINOGRANDE_ROW, "answer": "1"}) + "\n", encoding="utf-8")
     request = request_for(path)
@@ -192,7 +189,9 @@ def test_the_rows_file_key_holds_the_code_that_writes_it(
     assert first is not None and rows_file_for(request, path) == first
     rows_cache.code_version.cache_clear()
     # as if a module that writes rows had been edited
-    monkeypatch.setattr(rows_cache, "WRITER_MODULES", (*WRITER_MODULES, "errors"))
+    monkeypatch.setattr(
+        rows_cache, "WRITER_MODULES", (*WRITER_MODULES, "benchmarks.runtime.errors")
+    )
     try:
         assert rows_file_for(request, path) not in (None, first)
     finally:
@@ -213,3 +212,16 @@ def test_a_snapshot_folders_rows_are_kept_while_its_files_are_unchanged(tmp_path
     assert first is not None and rows_file_for(request, None) == first
     (folder / "data" / "train.jsonl").write_text("", encoding="utf-8")
     assert rows_file_for(request, None) not in (None, first)  # a file added: another source
+
+
+def test_a_shape_is_named_by_its_module_and_class_and_its_module_is_in_the_key() -> None:
+    """No table of benchmarks: a request names its shape ``<module>:<class>``; the rows file's
+    key hashes that module's code."""
+    from benchmarks.data.triviaqa import QUESTION_SHAPE
+
+    assert QUESTION_SHAPE == "benchmarks.data.triviaqa:QuestionShape"
+    plain = rows_cache.code_version("plain")
+    assert rows_cache.code_version(QUESTION_SHAPE) != plain
+    with pytest.raises(ValueError, match="no module 'benchmarks.data.nothing'"):
+        rows_cache.code_version("benchmarks.data.nothing:Shape")
+    assert callable(shape_for)

@@ -16,13 +16,13 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.answer_matching import (
+from benchmarks.scorers.answer_matching import (
     AnswerExtraction,
     extract_short_answer,
     max_token_f1,
     normalize_answer,
 )
-from benchmarks.mcq import (
+from benchmarks.scorers.letters import (
     LETTER_PARSERS,
     parse_answer_marker,
     parse_evalscope_answer,

@@ -90,7 +90,7 @@ def test_loading_the_entry_point_imports_no_data_library() -> None:
     script = (
         "import json, sys\n"
         "from importlib.metadata import entry_points\n"
-        "from benchmarks.lazy_modules import HEAVY_MODULES\n"
+        "from benchmarks.runtime.lazy_modules import HEAVY_MODULES\n"
         "def imported(): return sorted(m for m in HEAVY_MODULES if m in sys.modules)\n"
         "[ep] = [ep for ep in entry_points(group='inspect_ai') if ep.name == 'benchmarks']\n"
         "ep.load()\n"

@@ -18,12 +18,12 @@ from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
 from PIL import Image, ImageChops
 
-from benchmarks.images import scaled_size
-from benchmarks.lazy_dataset import LazyDataset
-from benchmarks.loading import DataError
-from benchmarks.mcq import parse_option_letter
-from benchmarks.prompt_preview import prompt_messages, prompt_text
+from benchmarks.data.images import scaled_size
+from benchmarks.data.lazy_dataset import LazyDataset
+from benchmarks.data.split_reader import DataError
 from benchmarks.scienceqa import grade_band, record_to_sample, scienceqa
+from benchmarks.scorers.letters import parse_option_letter
+from benchmarks.solvers.prompt_preview import prompt_messages, prompt_text
 from tests.prompts import prompt
 from tests.scripted import last_user_text, scripted_model
 
@@ -602,7 +602,7 @@ def test_image_column_of_another_type_is_an_error(tmp_path: Path) -> None:
 def test_breakdowns_are_listed_in_name_order_whatever_the_sample_order() -> None:
     from inspect_ai.scorer import SampleScore, Score
 
-    from benchmarks.scienceqa_metrics import grouped_accuracy
+    from benchmarks.scorers.scienceqa import grouped_accuracy
 
     scores = [
         SampleScore(score=Score(value=value), sample_id=i, sample_metadata={"subject": subject})

@@ -1,4 +1,4 @@
-"""ScienceQA rows prepared by a child process (benchmarks/scienceqa_rows.py): the rows file,
+"""ScienceQA rows prepared by a child process (benchmarks/data/scienceqa_shape.py): the rows file,
 what brings the child back, and the child's errors as the eval process reports them."""
 
 from __future__ import annotations
@@ -14,13 +14,14 @@ import pyarrow.parquet as pq
 import pytest
 from inspect_ai.dataset import Dataset
 
-from benchmarks import prepared_rows, rows_cache
-from benchmarks.data_source import DataSource
-from benchmarks.errors import DataError, DataUnavailableError
-from benchmarks.loading import OFFLINE_HELP
-from benchmarks.prepared_rows import RowsRequest
+from benchmarks.data import rows as prepared_rows
+from benchmarks.data import rows_cache
+from benchmarks.data.rows_request import RowsRequest
+from benchmarks.data.scienceqa_shape import REQUIRED_COLUMNS, image_options
+from benchmarks.data.source import DataSource
+from benchmarks.data.split_reader import OFFLINE_HELP
+from benchmarks.runtime.errors import DataError, DataUnavailableError
 from benchmarks.scienceqa import DATASET, scienceqa
-from benchmarks.scienceqa_rows import REQUIRED_COLUMNS, image_options
 
 FIXTURE = Path(__file__).parent / "fixtures" / "scienceqa" / "test_rows.hf.parquet"
 
@@ -44,7 +45,12 @@ def scienceqa_request(data_files: Path, image_format: str = "png") -> RowsReques
         splits=["test"],
     )
     options = image_options(image_format, None)  # type: ignore[arg-type]
-    return source.request("test", columns=REQUIRED_COLUMNS, shape="scienceqa", options=options)
+    return source.request(
+        "test",
+        columns=REQUIRED_COLUMNS,
+        shape="benchmarks.data.scienceqa_shape:ScienceQAShape",
+        options=options,
+    )
 
 
 def rows_file(data_files: Path, image_format: str = "png") -> Path | None:

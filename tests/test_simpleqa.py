@@ -17,10 +17,10 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, GenerateConfig
 
-import benchmarks.judge as judge_module
-import benchmarks.simpleqa_data as simpleqa_data
-from benchmarks.lazy_dataset import LazyDataset
-from benchmarks.loading import DataError, DataUnavailableError
+import benchmarks.data.simpleqa as simpleqa_data
+import benchmarks.scorers.judge as judge_module
+from benchmarks.data.lazy_dataset import LazyDataset
+from benchmarks.data.split_reader import DataError, DataUnavailableError
 from benchmarks.simpleqa import (
     GRADER_TEMPLATE,
     parse_grade_official,
@@ -33,7 +33,9 @@ from tests.scripted import last_user_text, scripted_model
 FIXTURES = Path(__file__).parent / "fixtures" / "simpleqa"
 CSV = FIXTURES / "simple_qa_test_set.sample.csv"
 JSONL = FIXTURES / "simple_qa_test_set.sample.jsonl"
-TEMPLATE_FILE = Path(judge_module.__file__).parent / "simpleqa_grader_template.txt"
+TEMPLATE_FILE = (
+    Path(judge_module.__file__).parent / "judge_templates" / "simpleqa_grader_template.txt"
+)
 OFFICIAL_TEMPLATE_SHA256 = "063c04ea798f91c4706c050b66a721afc77a458b12d8f0d72286d4b0eee8a3ee"
 OFFICIAL_CSV_SHA256 = "feee3f7e7db3617e94e8fcf1977b756ec420ef8568f4e0fcbbe0e92e9d5fc032"
 
@@ -475,7 +477,7 @@ def test_without_a_grader_the_model_under_test_grades_and_says_so(
         text = last_user_text(messages)
         return judge(messages) if "Gold target:" in text else "Paris"
 
-    with caplog.at_level(logging.WARNING, logger="benchmarks.judge"):
+    with caplog.at_level(logging.WARNING, logger="benchmarks.scorers.judge"):
         (log,) = eval(
             simpleqa(dataset_path=str(CSV)),
             model=scripted_model(reply, name="self_judge"),
@@ -846,7 +848,7 @@ def test_a_grade_prompt_file_is_what_the_judge_gets(tmp_path: Path) -> None:
 def test_topic_breakdowns_are_listed_in_name_order_whatever_the_sample_order() -> None:
     from inspect_ai.scorer import SampleScore, Score
 
-    from benchmarks.simpleqa_metrics import breakdown_metrics
+    from benchmarks.scorers.simpleqa import breakdown_metrics
 
     def graded(sample_id: int, topic: str, grade: str) -> SampleScore:
         value = dict.fromkeys(("correct", "incorrect", "not_attempted", "judge_failure"), 0.0)

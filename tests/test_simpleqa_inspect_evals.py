@@ -19,8 +19,8 @@ from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage
 
-from benchmarks.errors import TaskParameterError
-from benchmarks.judge_prompt import (
+from benchmarks.runtime.errors import TaskParameterError
+from benchmarks.scorers.judge_prompt import (
     GRADER_TEMPLATE,
     INSPECT_EVALS_GRADER_TEMPLATE,
     INSPECT_EVALS_VERIFIED_GRADER_TEMPLATE,

@@ -16,10 +16,10 @@ from inspect_ai import Task, eval, score
 from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ChatMessage, Model
 
-from benchmarks.judge import JUDGE_FAILURE, panel_grade, simpleqa_scorer
+from benchmarks.scorers.judge import JUDGE_FAILURE, panel_grade, simpleqa_scorer
+from benchmarks.scorers.statistics import fleiss_kappa
 from benchmarks.simpleqa import simpleqa
 from benchmarks.simpleqa_verified import simpleqa_verified, simpleqa_verified_scorer
-from benchmarks.statistics import fleiss_kappa
 from tests.loopback_server import LoopbackServer
 from tests.scripted import last_user_text, scripted_model
 

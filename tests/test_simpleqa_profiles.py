@@ -13,7 +13,7 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage
 
-from benchmarks.errors import TaskParameterError
+from benchmarks.runtime.errors import TaskParameterError
 from benchmarks.simpleqa import simpleqa
 from tests.scripted import last_user_text, scripted_model
 

@@ -13,9 +13,9 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage
 
-from benchmarks.errors import DataError, TaskParameterError
-from benchmarks.judge import GRADER_TEMPLATE, parse_grade_verified_starter
-from benchmarks.judge_prompt import VERIFIED_PAPER_GRADER_TEMPLATE
+from benchmarks.runtime.errors import DataError, TaskParameterError
+from benchmarks.scorers.judge import GRADER_TEMPLATE, parse_grade_verified_starter
+from benchmarks.scorers.judge_prompt import VERIFIED_PAPER_GRADER_TEMPLATE
 from benchmarks.simpleqa_verified import simpleqa_verified
 from tests.scripted import last_user_text, scripted_model
 

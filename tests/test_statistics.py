@@ -1,4 +1,5 @@
-"""benchmarks.statistics against independent oracles: scipy, published worked examples, definitions.
+"""benchmarks.scorers.statistics against independent oracles: scipy, published worked
+examples, definitions.
 
 scipy is a test-only dependency (the ``dev`` extra); the module itself uses
 numpy and integer arithmetic only.
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binom, binomtest
 
-from benchmarks.statistics import (
+from benchmarks.scorers.statistics import (
     bootstrap_p_value,
     bootstrap_statistics,
     cohen_kappa,

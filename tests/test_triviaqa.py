@@ -17,15 +17,15 @@ from inspect_ai import eval
 from inspect_ai.model import ChatMessage
 from inspect_ai.scorer import SampleScore, Score
 
-from benchmarks.answer_matching import (
+from benchmarks.data.split_reader import DataError
+from benchmarks.scorers.answer_matching import (
     extract_short_answer,
     lm_eval_exact_match,
     max_token_f1,
     normalize_answer,
 )
-from benchmarks.loading import DataError
+from benchmarks.scorers.triviaqa import triviaqa_metrics
 from benchmarks.triviaqa import triviaqa
-from benchmarks.triviaqa_scorer import triviaqa_metrics
 from tests.completions_server import Tokenizer
 from tests.loopback_server import LoopbackServer
 from tests.prompts import prompt, prompts_of
@@ -103,7 +103,7 @@ def test_fewshot_seed_changes_the_draw() -> None:
 def test_prompts_identical_across_processes_and_hash_seeds() -> None:
     script = (
         "import json\n"
-        "from benchmarks.prompt_preview import prompt_text\n"
+        "from benchmarks.solvers.prompt_preview import prompt_text\n"
         "from benchmarks.triviaqa import triviaqa\n"
         f"t = triviaqa(data_files={JSONL!r})\n"
         "print(json.dumps([[s.id, prompt_text(t, s)] for s in t.dataset]))\n"
@@ -655,7 +655,7 @@ def test_offline_without_data_fails_with_one_clear_message(tmp_path: Path) -> No
     }
     script = (
         "from benchmarks.triviaqa import triviaqa\n"
-        "from benchmarks.loading import DataUnavailableError\n"
+        "from benchmarks.data.split_reader import DataUnavailableError\n"
         "try:\n"
         "    triviaqa()\n"
         "except DataUnavailableError as ex:\n"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.errors import TaskParameterError
+from benchmarks.runtime.errors import TaskParameterError
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
 from benchmarks.triviaqa import triviaqa

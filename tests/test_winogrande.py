@@ -15,8 +15,8 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import ChatMessage
 
-from benchmarks.loading import DataError, DataUnavailableError
-from benchmarks.mcq import parse_answer_marker
+from benchmarks.data.split_reader import DataError, DataUnavailableError
+from benchmarks.scorers.letters import parse_answer_marker
 from benchmarks.winogrande import winogrande
 from tests.prompts import prompt, prompts_of
 from tests.scripted import last_user_text, replies_by_prompt, scripted_model
@@ -184,7 +184,7 @@ def test_few_shot_prompts_do_not_depend_on_build_order() -> None:
 def test_prompts_identical_across_processes_and_hash_seeds() -> None:
     code = (
         "import json, sys\n"
-        "from benchmarks.prompt_preview import prompt_text\n"
+        "from benchmarks.solvers.prompt_preview import prompt_text\n"
         "from benchmarks.winogrande import winogrande\n"
         f"t = winogrande(shots=2, data_files={BOTH_SPLITS!r})\n"
         "print(json.dumps([[s.id, prompt_text(t, s)] for s in t.dataset]))\n"

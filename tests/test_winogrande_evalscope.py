@@ -12,8 +12,8 @@ from typing import get_args
 import pytest
 from inspect_ai import eval
 
-from benchmarks.mcq import EVALSCOPE_RELEASES, LETTER_PARSERS, parse_evalscope_answer
 from benchmarks.profiles.winogrande import AnswerParse
+from benchmarks.scorers.letters import EVALSCOPE_RELEASES, LETTER_PARSERS, parse_evalscope_answer
 from benchmarks.winogrande import winogrande
 from tests.inspect_cli import config_log
 from tests.loopback_server import LoopbackServer

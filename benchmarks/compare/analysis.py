@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks.compare.tasks import Metric, TaskScores
-from benchmarks.statistics import (
+from benchmarks.scorers.statistics import (
     CONFIDENCE,
     FloatArray,
     Interval,

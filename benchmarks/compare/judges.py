@@ -45,7 +45,7 @@ from benchmarks.compare.logs import (
     scorer_names,
 )
 from benchmarks.compare.tasks import GRADE_OF_VALUE_KEY, GRADED_TASKS
-from benchmarks.statistics import cohen_kappa, fleiss_kappa
+from benchmarks.scorers.statistics import cohen_kappa, fleiss_kappa
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -52,8 +52,8 @@ from inspect_ai.scorer import Score, value_to_float
 
 from benchmarks.compare.tasks import GRADED_TASKS, TASKS, TaskScores, task_key
 from benchmarks.profiles import PROFILE_SENTINEL
+from benchmarks.scorers.statistics import FloatArray
 from benchmarks.spec import FormerVersions
-from benchmarks.statistics import FloatArray
 
 # Arguments that change neither the questions asked nor how they are scored.
 UNCHECKED_TASK_ARGS = frozenset(

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from benchmarks.catalog import specs
-from benchmarks.simpleqa_metrics import GRADE_VALUE_KEYS
+from benchmarks.scorers.simpleqa import GRADE_VALUE_KEYS
 from benchmarks.spec import CompareMetric, FormerVersions
 
 Metric = CompareMetric

@@ -24,7 +24,7 @@ import yaml
 from inspect_ai import Task, task_with
 from inspect_ai.model import GenerateConfig
 
-from benchmarks.errors import TaskParameterError
+from benchmarks.runtime.errors import TaskParameterError
 
 
 @dataclass(frozen=True)

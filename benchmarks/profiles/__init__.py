@@ -22,7 +22,7 @@ from typing import Any, Literal, TypeVar
 
 from inspect_ai.model import GenerateConfig
 
-from benchmarks.task_parameters import fail
+from benchmarks.runtime.task_parameters import fail
 
 P = TypeVar("P", bound="Profile")
 # The value of a switch that means "the profile's", where None means something else.

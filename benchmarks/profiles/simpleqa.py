@@ -7,8 +7,8 @@ from typing import Literal
 
 from inspect_ai.model import GenerateConfig
 
-from benchmarks.judge_prompt import SimpleQAGraderPrompt, VerifiedGraderPrompt
 from benchmarks.profiles import Profile
+from benchmarks.scorers.judge_prompt import SimpleQAGraderPrompt, VerifiedGraderPrompt
 
 SimpleQAGradeParse = Literal["strict", "official", "inspect_evals_strict"]
 VerifiedGradeParse = Literal["strict", "official", "verified_starter", "inspect_evals_strict"]

@@ -7,9 +7,9 @@ from typing import Literal
 
 from inspect_ai.model import GenerateConfig
 
-from benchmarks.answer_matching import AnswerExtraction
 from benchmarks.profiles import Profile
-from benchmarks.triviaqa_scorer import TriviaQAMetric
+from benchmarks.scorers.answer_matching import AnswerExtraction
+from benchmarks.scorers.triviaqa import TriviaQAMetric
 
 Config = Literal[
     "rc.wikipedia.nocontext",

@@ -7,8 +7,8 @@ from typing import Literal
 
 from inspect_ai.model import GenerateConfig
 
-from benchmarks.loglikelihood import LoglikelihoodRequest
 from benchmarks.profiles import Profile
+from benchmarks.scorers.loglikelihood import LoglikelihoodRequest
 
 AnswerParse = Literal[
     "answer_marker",
@@ -31,7 +31,7 @@ ProfileName = Literal[
 Scoring = Literal["generate", "loglikelihood"]
 # evalscope: one user message, demonstrations before the question (evalscope's layout);
 # inspect_evals: its system message holding the demonstrations, then Inspect's
-# multiple_choice() user message in its template (benchmarks/winogrande_inspect_evals.py).
+# multiple_choice() user message in its template (benchmarks/solvers/winogrande_inspect_evals.py).
 PromptFormat = Literal["evalscope", "inspect_evals"]
 # per_question: this project's seeded draw per question (SeededDraws); hf_shuffle: the first
 # `shots` rows of the train split shuffled as Hugging Face datasets shuffles it, the same for
@@ -93,7 +93,7 @@ PROFILES: dict[str, WinograndeProfile] = {
         "scored by the log-likelihood of the rest of the sentence; 0-shot (its default), "
         "-T shots=5 for the Open LLM Leaderboard's setting",
         proof="tests/peers/test_lm_eval_winogrande.py",
-        # each request's body is the log-likelihood one (benchmarks/loglikelihood.py)
+        # each request's body is the log-likelihood one (benchmarks/scorers/loglikelihood.py)
         generate=GenerateConfig(),
         scoring="loglikelihood",
     ),

@@ -56,8 +56,8 @@ from inspect_ai.scorer import Scorer, Target
 from inspect_ai.solver import TaskState
 from PIL import Image
 
-from benchmarks.prompt_preview import prompt_messages
 from benchmarks.scienceqa import scienceqa
+from benchmarks.solvers.prompt_preview import prompt_messages
 from tests.inspect_cli import config_log
 from tests.loopback_server import LoopbackServer, user_text
 from tests.peers.peer_env import ROOT, PeerResult, peer_python, record

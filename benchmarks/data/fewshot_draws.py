@@ -1,0 +1,146 @@
+"""Deterministic few-shot demonstration draws, made while a dataset is loaded.
+
+Two draw rules use one ``random.Random(fewshot_seed)`` walking the evaluation
+questions in order, one draw per question:
+
+- ``SeededDraws``: ``rng.sample(pool, shots)``.
+- ``LmEvalDraws``: lm-evaluation-harness 0.4.13's default ``ContextSampler``
+  when the task's config names neither ``fewshot_split`` nor ``test_split``
+  (TriviaQA's and Winogrande's name only ``training_split`` and
+  ``validation_split``): it then compares ``None == None``, takes the few-shot
+  split for the evaluated one and excludes the evaluated document.
+  ``rng.sample(pool, shots + 1)``, every drawn document equal to the evaluated
+  one (``!=`` on whole rows) removed, the first ``shots`` kept; if fewer remain
+  (the pool holds several copies of it), ``rng.sample(pool without its copies,
+  shots)`` instead (``lm_eval/api/samplers.py`` 57-75 and ``rm_eval_doc``
+  96-101, called from ``fewshot_context`` in ``lm_eval/api/task.py`` 982-986).
+  The seed is its ``--seed`` fourth value, 1234 by default, set once per task
+  (``evaluator.py`` 347, ``task.py`` 560-563).
+
+``random.sample`` chooses positions from the population's length alone, so
+drawing from ``range(len(pool))`` gives the same demonstrations without
+materialising the pool. Draws are made lazily and remembered, so question ``i``
+always receives the same demonstrations whatever order questions are built in,
+in any process (``random.Random`` with an int seed ignores ``PYTHONHASHSEED``).
+Each sample keeps its draw as row ids; ``fewshot_prompt`` and ``mcq_prompt``
+render it.
+
+A third gives every question the same demonstrations:
+
+- ``ShuffledHeadDraws``: the first ``shots`` rows of the pool shuffled by
+  Hugging Face ``datasets``' ``Dataset.shuffle(seed=fewshot_seed)``, as
+  inspect_ai's ``hf_dataset(shuffle=True, seed=..., limit=shots)`` reads them
+  (inspect_evals' Winogrande draw). That shuffle is ``select`` of
+  ``numpy.random.default_rng(seed).permutation(len(dataset))``
+  (``datasets/arrow_dataset.py``, ``Dataset.shuffle``, datasets 5.2.0), so the
+  positions come from the pool's length alone, computed here without the rows.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING
+
+from benchmarks.data.rows_request import ROW_HASH
+from benchmarks.runtime.errors import DataError
+
+if TYPE_CHECKING:
+    from benchmarks.data.rows import PreparedColumns, PreparedRows
+
+
+class SeededDraws:
+    """Demonstration indices for question ``i``: the ``i``-th ``rng.sample(pool, shots)``."""
+
+    def __init__(self, pool_size: int, shots: int, seed: int, *, where: str = "the pool") -> None:
+        if shots > pool_size:
+            raise DataError(f"{where} has {pool_size} rows, fewer than shots={shots}.")
+        self.pool_size = pool_size
+        self.shots = shots
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self._draws: list[list[int]] = []
+
+    def for_question(self, position: int) -> list[int]:
+        while len(self._draws) <= position:
+            self._draws.append(self._draw(len(self._draws)))
+        return self._draws[position]
+
+    def _draw(self, position: int) -> list[int]:
+        return self._rng.sample(range(self.pool_size), self.shots)
+
+
+class ShuffledHeadDraws(SeededDraws):
+    """The same demonstrations for every question: the first ``shots`` positions of
+    ``numpy.random.default_rng(seed).permutation(pool_size)``, Hugging Face's shuffle."""
+
+    def _draw(self, position: int) -> list[int]:
+        if not self._draws:
+            # numpy (a dependency of datasets) is imported by the first draw of this rule only
+            import numpy
+
+            permutation = numpy.random.default_rng(self.seed).permutation(self.pool_size)
+            return [int(index) for index in permutation[: self.shots]]
+        return self._draws[0]
+
+
+class LmEvalDraws(SeededDraws):
+    """lm-evaluation-harness 0.4.13's draw excluding the evaluated document.
+
+    ``copies_of(position)`` gives the pool rows equal to the evaluated row at
+    ``position`` (usually none).
+    """
+
+    def __init__(
+        self,
+        pool_size: int,
+        shots: int,
+        seed: int,
+        copies_of: Callable[[int], Collection[int]],
+        *,
+        where: str = "the pool",
+    ) -> None:
+        if shots + 1 > pool_size:
+            raise DataError(
+                f"{where} has {pool_size} rows; lm-evaluation-harness's draw takes "
+                f"shots + 1 = {shots + 1} of them."
+            )
+        super().__init__(pool_size, shots, seed, where=where)
+        self.copies_of = copies_of
+        self.where = where
+
+    def _draw(self, position: int) -> list[int]:
+        drawn = self._rng.sample(range(self.pool_size), self.shots + 1)
+        copies = self.copies_of(position)
+        kept = [index for index in drawn if index not in copies][: self.shots]
+        if len(kept) == self.shots:
+            return kept
+        pool = [index for index in range(self.pool_size) if index not in copies]
+        if len(pool) < self.shots:
+            raise DataError(
+                f"{self.where}: question {position} is repeated in {len(copies)} of the "
+                f"{self.pool_size} rows, leaving fewer than shots={self.shots} to draw from."
+            )
+        return self._rng.sample(pool, self.shots)
+
+
+class IdenticalRows:
+    """Few-shot rows equal, as whole documents, to the evaluated row at a position.
+
+    lm-evaluation-harness compares the dicts ``datasets`` gives for two rows,
+    every column included; the child wrote a hash of each whole row
+    (``ROW_HASH``), equal for equal rows. The pool's hashes are read once, here,
+    and only its copies of evaluated rows kept.
+    """
+
+    def __init__(self, eval_rows: PreparedRows, pool: PreparedColumns) -> None:
+        self.eval_hashes: list[str] = [record[ROW_HASH] for record in eval_rows.records]
+        evaluated = set(self.eval_hashes)
+        self.copies: dict[str, list[int]] = defaultdict(list)
+        for index, row_hash in enumerate(pool.drop(ROW_HASH)):
+            if row_hash in evaluated:
+                self.copies[row_hash].append(index)
+
+    def __call__(self, position: int) -> list[int]:
+        return self.copies.get(self.eval_hashes[position], [])

@@ -1,0 +1,210 @@
+"""Where a benchmark's rows come from, and how they become a dataset: one path for all.
+
+Every task takes the same three data parameters: ``dataset_path`` (a Hub id,
+a downloaded snapshot folder, or a local file), ``data_files`` (a local file,
+or ``{split: file}``) and ``bundled_sample`` (the few rows shipped with the
+package). ``DataSource`` checks them, reads each split (``prepared_rows``: in a
+child process, at the benchmark's pinned Hub revision by default) and names
+the source in the log's task metadata. ``rows_dataset`` turns the rows into a
+lazy dataset: unique sample ids (a repeated one names both rows), the
+``num_examples`` cut (announced, never silent), and every row error naming
+the source, the row and the field.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from inspect_ai.dataset import Sample
+
+from benchmarks.data.lazy_dataset import LazyDataset
+from benchmarks.data.records import field_problem
+from benchmarks.data.rows import PreparedColumns, PreparedRows, prepared_columns, prepared_rows
+from benchmarks.data.rows_request import RowsRequest
+from benchmarks.data.samples import data_files_for
+from benchmarks.data.split_reader import DataFiles
+from benchmarks.runtime.errors import DataError
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class HubDataset:
+    """A benchmark's default data: a Hub dataset at a pinned commit.
+
+    ``pinned_by`` names the public source the commit was taken from
+    (docs/offline.md lists them). Files at a commit never change, and
+    huggingface_hub checks each downloaded file against its sha256.
+    """
+
+    path: str
+    revision: str
+    pinned_by: str
+
+
+class DataSource:
+    """The rows of a task's splits, from the Hub, a snapshot folder, local files or the
+    bundled sample."""
+
+    def __init__(
+        self,
+        task: str,
+        benchmark: str,
+        hub: HubDataset,
+        *,
+        dataset_path: str | None,
+        data_files: DataFiles | None,
+        bundled_sample: bool,
+        splits: Sequence[str],
+    ) -> None:
+        self.task = task
+        self.benchmark = benchmark
+        self.hub = hub
+        # the default Hub id spelled out is the default: pinned, cached, named in the log
+        self.dataset_path = None if dataset_path == hub.path else dataset_path
+        self.data_files = data_files_for(
+            task, bundled_sample, dataset_path, data_files, splits=splits
+        )
+        self.bundled_sample = bundled_sample
+
+    @property
+    def from_hub(self) -> bool:
+        return self.dataset_path is None and self.data_files is None
+
+    def request(
+        self,
+        split: str,
+        *,
+        columns: Sequence[str],
+        config: str | None = None,
+        single_file_split: str | None = None,
+        shape: str = "plain",
+        options: dict[str, Any] | None = None,
+        row_hash: bool = False,
+    ) -> RowsRequest:
+        """The request for one split's rows, each holding ``columns`` (as ``shape`` makes
+        them; ``row_hash`` adds a hash of the whole row)."""
+        # the pinned commit is the default dataset's: another Hub id is read as it is now
+        pinned = self.dataset_path is None
+        return RowsRequest.make(
+            benchmark=self.benchmark,
+            hub_path=self.hub.path,
+            revision=self.hub.revision if pinned else None,
+            config=config,
+            split=split,
+            dataset_path=self.dataset_path,
+            data_files=self.data_files,
+            columns=tuple(columns),
+            single_file_split=single_file_split,
+            shape=shape,
+            options=options or {},
+            row_hash=row_hash,
+        )
+
+    def rows(self, split: str, **request: Any) -> PreparedRows:
+        """One split's rows (``request``: as for ``request``)."""
+        return prepared_rows(self.request(split, **request))
+
+    def pool(self, split: str, keep: Sequence[str], **request: Any) -> PreparedColumns:
+        """One split's rows, only the record fields ``keep``, as a list each (``request``:
+        as for ``request``): the compact form for a few-shot pool read by index."""
+        return prepared_columns(self.request(split, **request), keep)
+
+    def metadata(self) -> dict[str, Any]:
+        """What the log's task metadata says of the data: the Hub dataset and its revision,
+        or the local files."""
+        if self.bundled_sample:
+            # named inside the package: a shared log holds no path of this machine
+            assert isinstance(self.data_files, dict)
+            files = {
+                split: f"{self.task}/{Path(path).name}" for split, path in self.data_files.items()
+            }
+            return {"data": "bundled sample", "data_files": files}
+        if self.from_hub:
+            return {"dataset": self.hub.path, "revision": self.hub.revision}
+        return {"dataset_path": self.dataset_path, "data_files": self.data_files}
+
+
+class Rows(Protocol):
+    """A split's rows: where they come from, each row's values, and a checked row."""
+
+    @property
+    def where(self) -> str: ...
+
+    @property
+    def records(self) -> list[dict[str, Any]]: ...
+
+    def record(self, row: int) -> dict[str, Any]: ...
+
+
+def rows_dataset(
+    rows: Rows,
+    build: Callable[[int, dict[str, Any]], Sample],
+    *,
+    name: str,
+    num_examples: int | None,
+    indices: Sequence[int] | None = None,
+    unique_field: str | None = None,
+    release: Callable[[int], None] | None = None,
+) -> LazyDataset:
+    """A lazy dataset of ``build(row, record)`` for the rows ``indices`` (all by default),
+    cut to the first ``num_examples``.
+
+    ``unique_field``: the record field the sample ids come from; a value that
+    repeats among the rows evaluated is an error naming both rows. A
+    ``KeyError``, ``TypeError`` or ``ValueError`` of ``build`` becomes a
+    ``DataError`` naming the source, the row and the message (which names the
+    field). ``release(row)`` is called once row ``row``'s sample is built (the
+    dataset keeps it), to free its record.
+    """
+    available = len(rows.records) if indices is None else len(indices)
+    announce_cut(num_examples, available, rows.where)
+    if indices is not None and num_examples is not None:
+        indices = indices[:num_examples]
+    size = len(rows.records) if num_examples is None else min(num_examples, len(rows.records))
+    if unique_field is not None:
+        require_unique(rows, unique_field, indices if indices is not None else range(size))
+
+    def sample(row: int) -> Sample:
+        record = rows.record(row)
+        try:
+            built = build(row, record)
+        except (KeyError, TypeError, ValueError) as ex:
+            if isinstance(ex, DataError):
+                raise
+            raise DataError(f"{rows.where}, row {row}: {field_problem(ex)}") from ex
+        if release is not None:
+            release(row)  # the dataset keeps the sample: the record is not read again
+        return built
+
+    return LazyDataset(sample, size, name=name, location=rows.where, indices=indices)
+
+
+def require_unique(rows: Rows, field: str, evaluated: Sequence[int]) -> None:
+    """Fail, naming both rows, when ``field`` repeats among the rows evaluated (sample
+    ids come from it; 1 and "1" are the same id in a log)."""
+    first_row: dict[str, int] = {}
+    for row in evaluated:
+        value = rows.records[row].get(field)
+        if value is None:
+            continue  # reported as a missing field when the row is built
+        key = str(value)
+        if key in first_row:
+            raise DataError(
+                f"{rows.where}, row {row}: field {field!r} {value!r} repeats row "
+                f"{first_row[key]} (sample ids must be unique)."
+            )
+        first_row[key] = row
+
+
+def announce_cut(num_examples: int | None, available: int, where: str) -> None:
+    """Say, once per task, that ``num_examples`` leaves rows out (never a silent cut)."""
+    if num_examples is not None and num_examples < available:
+        logger.warning(
+            f"num_examples={num_examples}: evaluating the first {num_examples} of the "
+            f"{available} rows of {where}."
+        )

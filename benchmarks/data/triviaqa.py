@@ -1,0 +1,236 @@
+"""TriviaQA's rows: what the child process keeps of each split, the few-shot draws,
+and the dataset a task evaluates.
+
+The splits are read in the child process of ``prepared_rows`` in two shapes
+that keep only what a sample or a demonstration needs (a train row's answer
+holds dozens of aliases; a demonstration shows one), with the evidence text
+already cut to ``evidence_max_chars``. The few-shot split is held as a list
+per field (61,888 train rows); each evaluated row's record is freed once its
+sample is built.
+
+The draws are made while the dataset is loaded (they walk the questions in
+order: ``SeededDraws`` for ``default``, ``LmEvalDraws`` for ``lm_eval``) and
+kept with each sample as row ids under ``metadata["fewshot"]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from inspect_ai.dataset import Sample
+
+from benchmarks.data.fewshot_draws import IdenticalRows, LmEvalDraws, SeededDraws
+from benchmarks.data.lazy_dataset import LazyDataset
+from benchmarks.data.rows import PreparedColumns, PreparedRows
+from benchmarks.data.rows_request import ROW_HASH, RowsRequest
+from benchmarks.data.samples import jsonl_records
+from benchmarks.data.source import DataSource, rows_dataset
+from benchmarks.data.split_reader import LoadedSplit
+from benchmarks.profiles.triviaqa import TriviaQAProfile
+from benchmarks.runtime.task_parameters import fail
+from benchmarks.solvers.fewshot import FEWSHOT_KEY
+from benchmarks.solvers.triviaqa import (
+    EVIDENCE_TEMPLATE,
+    PROMPT_FORMATS,
+    TriviaQADemonstrations,
+)
+from benchmarks.spec import KnownQuestion
+
+EVIDENCE_COLUMNS = ("entity_pages", "search_results")
+QUESTION_COLUMNS = ("question", "question_id", "answer")
+DEMONSTRATION_COLUMNS = ("question", "answer")
+
+# the rows requests' shapes: this module's classes, in the rows child
+QUESTION_SHAPE = f"{__name__}:QuestionShape"
+DEMONSTRATION_SHAPE = f"{__name__}:DemonstrationShape"
+
+
+@dataclass
+class TriviaQAData:
+    """The evaluated questions, the pool their demonstrations come from, the config read."""
+
+    dataset: LazyDataset
+    demonstrations: TriviaQADemonstrations | None
+    config: str
+
+
+def triviaqa_data(
+    source: DataSource,
+    settings: TriviaQAProfile,
+    record_to_sample: Callable[[dict[str, Any]], Sample],
+    *,
+    fewshot_split: str,
+    eval_split: str,
+    num_examples: int | None,
+    include_evidence: bool,
+    evidence_max_chars: int,
+) -> TriviaQAData:
+    """Read the splits, draw every question's demonstrations (checking each drawn row
+    now, before any model call) and build the lazy dataset."""
+    config: str = settings.dataset_config
+    if include_evidence:
+        config = config.removesuffix(".nocontext")
+    row_hash = settings.prompt_format == "lm_eval" and settings.shots > 0
+    evidence = EVIDENCE_COLUMNS if include_evidence else ()
+    rows_options: dict[str, Any] = {
+        "config": config,
+        "single_file_split": eval_split,
+        "options": {"evidence_max_chars": evidence_max_chars} if include_evidence else {},
+        "row_hash": row_hash,
+    }
+    eval_rows = source.rows(
+        eval_split, columns=(*QUESTION_COLUMNS, *evidence), shape=QUESTION_SHAPE,
+        **rows_options,
+    )  # fmt: skip
+    demonstrations = draws = None
+    if settings.shots > 0:
+        pool = source.pool(
+            fewshot_split,
+            keep=pool_fields(settings.prompt_format, include_evidence, row_hash),
+            columns=(*DEMONSTRATION_COLUMNS, *evidence), shape=DEMONSTRATION_SHAPE,
+            **rows_options,
+        )  # fmt: skip
+        draws = fewshot_draws(
+            pool, eval_rows, settings.shots, settings.fewshot_seed, settings.prompt_format
+        )
+        demonstrations = TriviaQADemonstrations(pool, settings.prompt_format, include_evidence)
+
+    def build(row: int, record: dict[str, Any]) -> Sample:
+        sample = record_to_sample(record)
+        assert sample.metadata is not None
+        if include_evidence:
+            sample.metadata["evidence"] = record["evidence"]
+        if draws is not None and demonstrations is not None:
+            drawn = draws.for_question(row)
+            demonstrations.check(drawn)  # now, before any model call
+            sample.metadata[FEWSHOT_KEY] = drawn
+        return sample
+
+    dataset = rows_dataset(
+        eval_rows,
+        build,
+        name=f"trivia_qa_{config}_{eval_split}",
+        num_examples=num_examples,
+        unique_field="question_id",
+        release=eval_rows.release,
+    )
+    return TriviaQAData(dataset, demonstrations, config)
+
+
+def check_splits(shots: int, fewshot_split: str, eval_split: str) -> None:
+    """The rules between the two splits and the shots."""
+    if eval_split == "test":
+        fail(
+            "triviaqa",
+            "the test split has no answers (they are withheld); use eval_split='validation'.",
+        )
+    if shots > 0 and fewshot_split == "test":
+        fail(
+            "triviaqa",
+            "the test split has no answers to demonstrate with; use fewshot_split='train'.",
+        )
+    if shots > 0 and fewshot_split == eval_split:
+        fail(
+            "triviaqa",
+            f"fewshot_split and eval_split are both {eval_split!r}: demonstrations "
+            "would leak evaluation answers; draw them from 'train'.",
+        )
+
+
+def evidence_text(record: Mapping[str, Any], max_chars: int) -> str:
+    """``Evidence: <documents>\\n`` for a row with evidence documents, else nothing."""
+    documents = [
+        *(record.get("entity_pages") or {}).get("wiki_context", []),
+        *(record.get("search_results") or {}).get("search_context", []),
+    ]
+    if not documents:
+        return ""
+    return EVIDENCE_TEMPLATE.format(evidence="\n".join(documents)[:max_chars])
+
+
+class QuestionShape:
+    """In the child: an evaluated row's id, question and answer (aliases, normalized
+    aliases, type), and its evidence text when asked for."""
+
+    def __init__(self, loaded: LoadedSplit, request: RowsRequest) -> None:
+        self.evidence_chars: int | None = request.options.get("evidence_max_chars")
+        evidence = EVIDENCE_COLUMNS if self.evidence_chars is not None else ()
+        self.columns: Sequence[str] = (*QUESTION_COLUMNS, *evidence)
+
+    def record(self, row: int, values: dict[str, Any]) -> dict[str, Any]:
+        answer = values.get("answer")
+        if isinstance(answer, dict):
+            answer = {k: answer.get(k) for k in ("aliases", "normalized_aliases", "type")}
+        record = {name: values.get(name) for name in QUESTION_COLUMNS} | {"answer": answer}
+        if self.evidence_chars is not None:
+            record["evidence"] = evidence_text(values, self.evidence_chars)
+        return record
+
+    def header(self) -> dict[str, Any]:
+        return {}
+
+
+class DemonstrationShape:
+    """In the child: a few-shot row's question, its answer's value and first alias (None
+    when missing: checked when the row is drawn), and its evidence text when asked for."""
+
+    def __init__(self, loaded: LoadedSplit, request: RowsRequest) -> None:
+        self.evidence_chars: int | None = request.options.get("evidence_max_chars")
+        evidence = EVIDENCE_COLUMNS if self.evidence_chars is not None else ()
+        self.columns: Sequence[str] = (*DEMONSTRATION_COLUMNS, *evidence)
+
+    def record(self, row: int, values: dict[str, Any]) -> dict[str, Any]:
+        answer = values.get("answer")
+        aliases = answer.get("aliases") if isinstance(answer, dict) else None
+        record = {
+            "question": values.get("question"),
+            "value": answer.get("value") if isinstance(answer, dict) else None,
+            "aliases": aliases[:1] if isinstance(aliases, list) else aliases,
+        }
+        if self.evidence_chars is not None:
+            record["evidence"] = evidence_text(values, self.evidence_chars)
+        return record
+
+    def header(self) -> dict[str, Any]:
+        return {}
+
+
+def pool_fields(prompt_format: str, include_evidence: bool, row_hash: bool) -> tuple[str, ...]:
+    """The demonstration fields the few-shot pool keeps: what the format shows, and the
+    whole-row hash that ``IdenticalRows`` reads once."""
+    answer = "aliases" if PROMPT_FORMATS[prompt_format][1] == "first_alias" else "value"
+    evidence = ("evidence",) if include_evidence else ()
+    return ("question", answer, *evidence, *((ROW_HASH,) if row_hash else ()))
+
+
+def fewshot_draws(
+    fewshot_rows: PreparedColumns,
+    eval_rows: PreparedRows,
+    shots: int,
+    seed: int,
+    prompt_format: str,
+) -> SeededDraws:
+    """The draw rule of ``prompt_format`` over the few-shot split."""
+    where = f"triviaqa: {fewshot_rows.where}"
+    if prompt_format == "lm_eval":
+        copies = IdenticalRows(eval_rows, fewshot_rows)
+        return LmEvalDraws(len(fewshot_rows), shots, seed, copies, where=where)
+    return SeededDraws(len(fewshot_rows), shots, seed, where=where)
+
+
+# An alias without TriviaQA's stop characters survives the cut whole.
+STOP_CHARACTERS = set("\n.,")
+
+
+def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
+    """The bundled questions: known by their question block; answered with the first alias
+    that the stop sequences leave whole."""
+    questions = []
+    for record in jsonl_records(files["validation"]):
+        answer = record["answer"]
+        whole = [a for a in answer["aliases"] if not STOP_CHARACTERS & set(a)]
+        reply = whole[0] if whole else answer["value"]
+        questions.append(KnownQuestion((f"Question: {record['question']}",), reply))
+    return questions

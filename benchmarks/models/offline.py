@@ -1,0 +1,254 @@
+"""Two offline models for trying the benchmarks without network or API key.
+
+- ``benchmarks/oracle`` knows the answers of the bundled sample questions
+  (``-T bundled_sample=true``) and replies with each in the form its benchmark
+  expects (TriviaQA an alias, Winogrande ``ANSWER: <letter>``, ScienceQA the
+  letter, SimpleQA the gold answer); bound to the ``grader`` role it grades a
+  SimpleQA reply against the gold target of the grader prompt (``A`` when they
+  agree, ``C`` for an empty or "I don't know" reply, else ``B``). So a run on a
+  bundled sample scores 100 %. A question it does not know gets an empty reply
+  (scored as wrong), and a warning says so once.
+- ``benchmarks/random`` is a seeded random baseline: a random option letter
+  for multiple-choice prompts, a random grade as a judge, and otherwise a
+  random answer from the bundled answers. The reply depends only on the prompt
+  and the seed (``-M seed=N``, default 0), so reruns reproduce it.
+
+Both set token usage (about four characters a token), so nothing downloads a
+tokenizer. The registry name is ``benchmarks/<model>`` (the ``benchmarks``
+model API, registered through the package's Inspect entry point).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import random
+import re
+import string
+from typing import Any
+
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageUser,
+    GenerateConfig,
+    Logprob,
+    Logprobs,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from benchmarks.data.samples import bundled_data_files
+from benchmarks.runtime.errors import UserInputError
+from benchmarks.spec import KnownQuestion
+
+MODELS = ("oracle", "random")
+DEFAULT_CONFIG = GenerateConfig()
+
+logger = logging.getLogger(__name__)
+# The last "Gold target: ...\nPredicted answer: ..." of a SimpleQA grader prompt; the
+# template's worked examples number their answers ("Predicted answer 1:"), so do not match.
+# The example ends at a fence: backticks, or inspect_evals' ''' in its Verified template.
+GRADER_FIELDS = re.compile(
+    r"Gold target: (?P<target>[^\n]*)\nPredicted answer: (?P<predicted>.*?)(?:\n```|\n'''|\Z)",
+    re.DOTALL,
+)
+LETTERS_OFFERED = re.compile(r"is one of ((?:[A-Z],)*[A-Z])\.")
+OPTION_LINE = re.compile(r"^(?:\(([A-Z])\)|([A-Z])[.)]) ", re.MULTILINE)
+DONT_KNOW = ("", "i dont know", "i do not know", "not sure")  # after _comparable()
+
+
+class OfflineModelError(UserInputError):
+    """A prompt the offline models cannot answer."""
+
+
+@modelapi(name="benchmarks")
+class OfflineModel(ModelAPI):
+    """``benchmarks/oracle`` or ``benchmarks/random`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = DEFAULT_CONFIG,
+        seed: int = 0,
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config)
+        if model_name not in MODELS:
+            raise OfflineModelError(
+                f"benchmarks/{model_name}: there is no such offline model; use "
+                f"{' or '.join(f'benchmarks/{m}' for m in MODELS)}."
+            )
+        self.seed = seed
+
+    def max_connections(self) -> int:
+        return 64
+
+    # Completions-endpoint requests (benchmarks/scorers/loglikelihood.py, token-id prompts): tokens
+    # are code points, and the prompt's log-probabilities come back echoed (and as
+    # prompt_logprobs), as a completions server sends them.
+    echoes_prompt_logprobs = True
+    eos_token = "\x00"
+
+    async def tokenize(self, text: str) -> list[int]:
+        return [ord(character) for character in text]
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        token_ids = (input[0].metadata or {}).get("prompt_token_ids") if input else None
+        scores_prompt = bool((config.extra_body or {}).get("echo") or config.prompt_logprobs)
+        if token_ids is not None and scores_prompt:
+            return self.echo(token_ids)
+        if token_ids is not None:  # a prompt sent as token ids (code points here)
+            input = [ChatMessageUser(content="".join(chr(token) for token in token_ids))]
+        prompt = "\n".join(message.text for message in input)
+        if scores_prompt:  # a log-likelihood request sent as text
+            return self.echo([ord(character) for character in prompt])
+        last_user = next((m.text for m in reversed(input) if m.role == "user"), prompt)
+        if self.model_name == "oracle":
+            reply = oracle_reply(last_user)
+        else:
+            reply = random_reply(last_user, self.seed)
+        output = ModelOutput.from_content(model=f"benchmarks/{self.model_name}", content=reply)
+        input_tokens = max(1, len(prompt) // 4)
+        output_tokens = max(1, len(reply) // 4)
+        output.usage = ModelUsage(
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            total_tokens=input_tokens + output_tokens,
+        )
+        return output
+
+    def echo(self, token_ids: list[int]) -> ModelOutput:
+        """The prompt's tokens echoed with log-probabilities, then one generated token: the
+        oracle finds the request for the right option likely (-0.1 a token, else -1); the
+        random model draws them, seeded by the prompt."""
+        text = "".join(chr(token) for token in token_ids)
+        if self.model_name == "oracle":
+            likely = any(text.endswith(q.likely) for q in known_questions() if q.likely)
+            values = [-0.1 if likely else -1.0] * len(token_ids)
+        else:
+            rng = random.Random(hashlib.sha256(f"{self.seed}\0{text}".encode()).digest())
+            values = [-rng.random() for _ in token_ids]
+        entries = [
+            Logprob(token=chr(token), logprob=value)
+            for token, value in zip(token_ids[1:], values[1:], strict=True)
+        ]
+        entries.append(Logprob(token=".", logprob=-1.0))
+        output = ModelOutput.from_content(
+            model=f"benchmarks/{self.model_name}", content=text + entries[-1].token
+        )
+        output.choices[0].logprobs = Logprobs(content=entries)
+        output.choices[0].prompt_logprobs = Logprobs(content=entries[:-1])
+        output.usage = ModelUsage(
+            input_tokens=len(token_ids), output_tokens=1, total_tokens=len(token_ids) + 1
+        )
+        return output
+
+
+UNKNOWN_QUESTION = (
+    "benchmarks/oracle knows only the questions of the bundled samples (run the task with "
+    "-T bundled_sample=true); it replies with nothing (scored as wrong) to other prompts, "
+    "such as: {prompt!r}"
+)
+
+
+def oracle_reply(prompt: str) -> str:
+    graded = grader_fields(prompt)
+    if graded is not None:
+        target, predicted = graded
+        return grade(predicted, target)
+    question = find_known_question(prompt)
+    if question is None:
+        warn_once(UNKNOWN_QUESTION.format(prompt=prompt[-120:]))
+        return ""
+    return question.reply
+
+
+_warned = False
+
+
+def warn_once(message: str) -> None:
+    global _warned
+    if not _warned:
+        _warned = True
+        logger.warning(message)
+
+
+def random_reply(prompt: str, seed: int) -> str:
+    rng = random.Random(hashlib.sha256(f"{seed}\0{prompt}".encode()).digest())
+    if grader_fields(prompt) is not None:
+        return rng.choice("ABC")
+    offered = LETTERS_OFFERED.search(prompt)
+    if offered is not None:  # Winogrande's "ANSWER: [LETTER]" instruction
+        return f"ANSWER: {rng.choice(offered.group(1).split(','))}"
+    options = [a or b for a, b in OPTION_LINE.findall(prompt)]
+    if options:  # ScienceQA's lettered option lines
+        return rng.choice(options)
+    return rng.choice(bundled_free_text_answers())
+
+
+def grader_fields(prompt: str) -> tuple[str, str] | None:
+    """The gold target and the predicted answer of a SimpleQA grader prompt."""
+    matches = list(GRADER_FIELDS.finditer(prompt))
+    if not matches:
+        return None
+    last = matches[-1]
+    return last.group("target"), last.group("predicted")
+
+
+def grade(predicted: str, target: str) -> str:
+    if _comparable(predicted) in DONT_KNOW:
+        return "C"
+    return "A" if _comparable(predicted) == _comparable(target) else "B"
+
+
+def _comparable(text: str) -> str:
+    stripped = text.lower().translate(str.maketrans("", "", string.punctuation))
+    return " ".join(stripped.split())
+
+
+def find_known_question(prompt: str) -> KnownQuestion | None:
+    """The bundled question this prompt ends with: every key in the prompt, the
+    first key found latest (demonstrations come before the question), then the
+    most text matched."""
+    best: tuple[int, int] | None = None
+    found = None
+    for question in known_questions():
+        if not all(key in prompt for key in question.keys):
+            continue
+        rank = (prompt.rfind(question.keys[0]), sum(len(key) for key in question.keys))
+        if best is None or rank > best:
+            best, found = rank, question
+    return found
+
+
+@functools.cache
+def known_questions() -> tuple[KnownQuestion, ...]:
+    """Every bundled question, by each benchmark's own rule (its spec's ``oracle``)."""
+    from benchmarks.catalog import specs
+
+    questions: list[KnownQuestion] = []
+    for name, spec in specs().items():
+        questions += spec.oracle(bundled_data_files(name))
+    return tuple(questions)
+
+
+@functools.cache
+def bundled_free_text_answers() -> tuple[str, ...]:
+    answers = [
+        question.reply
+        for question in known_questions()
+        if not question.reply.startswith("ANSWER: ") and len(question.reply) > 1
+    ]
+    return tuple(sorted(set(answers)))

@@ -1,0 +1,223 @@
+"""Task parameters checked from the task's own signature, before any data or model.
+
+A task calls ``task_arguments(<task>, locals())`` first thing. Each parameter
+is checked against its annotation: a ``Literal`` gives the allowed values, a
+``bool``, ``int`` or ``float`` the type (``Annotated[..., Minimum(n)]`` a
+lower bound), ``| None`` allows null (``Annotated[..., NoneMeans("...")]``
+says what null means), ``str | os.PathLike`` a path, ``DataFiles`` a file or
+a mapping split -> file. ``-T`` values arrive parsed as YAML, so
+``-T include_evidence=flase`` is a string and is refused, and ``None`` /
+``none`` are read as null. A task that takes ``**unknown`` gets every other
+``-T`` name: a misspelled or renamed one is an error naming the closest
+parameter, where Inspect would only warn and drop it.
+
+Every message names the task and the parameter (``triviaqa: shots must be a
+non-negative integer or null (the profile's), got -1.``) and is a
+``TaskParameterError``, which the ``inspect`` command prints without a
+traceback. Only rules between parameters stay in the tasks (``fail``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import os
+import types
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, NoReturn, Union, get_args, get_origin, get_type_hints
+
+from benchmarks.runtime.errors import TaskParameterError
+
+# YAML reads null, Null, NULL and ~ as None; Python users type None.
+NONE_SPELLINGS = frozenset({"None", "none"})
+# What None means for a switch a profile sets (``NoneMeans``).
+PROFILES_VALUE = "the profile's"
+
+
+@dataclass(frozen=True)
+class Minimum:
+    """The smallest value a number parameter takes."""
+
+    value: float
+
+
+@dataclass(frozen=True)
+class NoneMeans:
+    """What null means for a parameter that takes it."""
+
+    meaning: str
+
+
+def fail(task: str, message: str) -> NoReturn:
+    """Refuse the task's parameters with ``message`` (a rule between parameters)."""
+    raise TaskParameterError(f"{task}: {message}")
+
+
+class Arguments(types.SimpleNamespace):
+    """A task's checked parameter values, by name (``args.shots``)."""
+
+    def items(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+
+def task_arguments(
+    function: Callable[..., Any],
+    values: Mapping[str, Any],
+    *,
+    renamed: Mapping[str, str] | None = None,
+    renamed_values: Mapping[tuple[str, str], str] | None = None,
+) -> Any:
+    """The task's parameter values, each checked against its annotation (an ``Arguments``;
+    null spelled as text is None there).
+
+    Args:
+        function: The task function (as decorated: it is unwrapped).
+        values: Its ``locals()`` at the start of its body.
+        renamed: Former parameter names -> what to say instead (the new name).
+        renamed_values: (parameter, former value) -> the new value.
+    """
+    raw = inspect.unwrap(function)
+    task = raw.__name__
+    signature = inspect.signature(raw)
+    hints = get_type_hints(raw, include_extras=True)
+    checked: dict[str, Any] = {}
+    unknown: dict[str, Any] = {}
+    for name, parameter in signature.parameters.items():
+        if parameter.kind is inspect.Parameter.VAR_KEYWORD:
+            unknown = dict(values.get(name) or {})
+            continue
+        value = values[name]
+        former = (renamed_values or {}).get((name, value)) if isinstance(value, str) else None
+        if former is not None:
+            fail(task, f"{name} {value!r} was renamed {former!r}.")
+        checked[name] = checked_value(task, name, hints.get(name, Any), value)
+    for name in unknown:
+        if name in (renamed or {}):
+            fail(task, f"{name} was renamed {(renamed or {})[name]}.")
+        close = difflib.get_close_matches(name, list(checked), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        fail(
+            task,
+            f"unknown parameter {name!r}; {hint}the parameters are {', '.join(checked)}.",
+        )
+    return Arguments(**checked)
+
+
+def checked_value(task: str, name: str, annotation: Any, value: Any) -> Any:
+    """``value`` if ``annotation`` allows it (null spelled as text becomes None), else fail."""
+    allowed = Allowed.of(annotation)
+    if allowed.none and (value is None or (isinstance(value, str) and value in NONE_SPELLINGS)):
+        return None
+    if allowed.accepts(value):
+        return value
+    fail(task, allowed.refusal(name, value))
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """What an annotation allows."""
+
+    literals: tuple[Any, ...] = ()
+    kinds: frozenset[type] = frozenset()
+    none: bool = False
+    minimum: float | None = None
+    none_means: str | None = None
+    paths: bool = False
+    mappings: bool = False
+    anything: bool = False
+
+    @classmethod
+    def of(cls, annotation: Any) -> Allowed:
+        metadata: tuple[Any, ...] = ()
+        if get_origin(annotation) is Annotated:
+            annotation, *extras = get_args(annotation)
+            metadata = tuple(extras)
+        members = (
+            get_args(annotation)
+            if get_origin(annotation) in (Union, types.UnionType)
+            else (annotation,)
+        )
+        literals: list[Any] = []
+        kinds: set[type] = set()
+        paths = mappings = anything = False
+        for member in members:
+            origin = get_origin(member)
+            if origin is Literal:
+                literals += get_args(member)
+            elif member in (bool, int, float, str):
+                kinds.add(member)
+            elif member is os.PathLike or origin is os.PathLike:
+                paths = True
+            elif origin is not None and isinstance(origin, type) and issubclass(origin, Mapping):
+                mappings = True
+            elif member is not type(None):
+                anything = True
+        return cls(
+            literals=tuple(literals),
+            kinds=frozenset(kinds),
+            none=type(None) in members,
+            minimum=next((m.value for m in metadata if isinstance(m, Minimum)), None),
+            none_means=next((m.meaning for m in metadata if isinstance(m, NoneMeans)), None),
+            paths=paths,
+            mappings=mappings,
+            anything=anything,
+        )
+
+    def accepts(self, value: Any) -> bool:
+        if self.anything:
+            return True
+        if isinstance(value, str) and value in self.literals:
+            return True
+        if isinstance(value, bool):
+            return bool in self.kinds
+        number = isinstance(value, float) and float in self.kinds
+        number |= isinstance(value, int) and (int in self.kinds or float in self.kinds)
+        if number:
+            return self.minimum is None or value >= self.minimum
+        if isinstance(value, str) and (str in self.kinds or self.paths):
+            return True
+        if isinstance(value, os.PathLike) and self.paths:
+            return True
+        return self.mappings and _is_file_mapping(value)
+
+    def refusal(self, name: str, value: Any) -> str:
+        null = f"null ({self.none_means})" if self.none_means else "null"
+        if self.mappings:
+            return f"{name} must be a file or a mapping split -> file, got {value!r}."
+        if self.paths:
+            return f"{name} must be a path, got {value!r}."
+        if self.literals and not self.kinds:
+            choices = ", ".join(map(str, self.literals))
+            return f"unknown {name} {value!r}; choose one of {choices}."
+        if self.kinds == {bool}:
+            kind = "true, false or " + null if self.none else "true or false"
+            return f"{name} must be {kind}, got {value!r}."
+        if int in self.kinds:
+            kind = _integer_kind(self.minimum)
+        elif float in self.kinds:
+            kind = "a number" + (f" >= {self.minimum:g}" if self.minimum is not None else "")
+        else:
+            kind = "a string"
+        alternatives = [kind]
+        if self.none:
+            alternatives.append(null)
+        alternatives += [repr(literal) for literal in self.literals]
+        if len(alternatives) > 2:
+            kind = ", ".join(alternatives[:-1]) + " or " + alternatives[-1]
+        else:
+            kind = " or ".join(alternatives)
+        return f"{name} must be {kind}, got {value!r}."
+
+
+def _integer_kind(minimum: float | None) -> str:
+    if minimum is None:
+        return "an integer"
+    names = {0: "a non-negative integer", 1: "a positive integer"}
+    return names.get(int(minimum), f"an integer >= {minimum:g}")
+
+
+def _is_file_mapping(value: Any) -> bool:
+    return isinstance(value, Mapping) and all(
+        isinstance(key, str) and isinstance(path, (str, os.PathLike)) for key, path in value.items()
+    )

@@ -1,0 +1,351 @@
+"""The SimpleQA judge, shared by SimpleQA and SimpleQA Verified.
+
+SimpleQA (Wei et al., 2024, https://cdn.openai.com/papers/simpleqa.pdf) grades
+each reply with an LLM judge (model role ``grader``) and the grader template of
+openai/simple-evals ``simpleqa_eval.py`` (commit ee3b0318d8d1d9d72755a4120879be65f7c07e9e),
+shipped byte for byte as ``simpleqa_grader_template.txt``. The judge answers
+A (CORRECT), B (INCORRECT) or C (NOT_ATTEMPTED).
+
+SimpleQA Verified (Haas et al., 2025, arXiv 2509.07968) grades with the same
+template; its starter code (DeepMind's Kaggle notebook "SimpleQA Verified
+Benchmark Starter Code") parses the reply its own way (``verified_starter``).
+
+This module holds the judge itself: filling the template (``judge_prompt.py``
+holds it and the parses of the reply), calling one judge or a panel (every
+model bound to ``grader``, majority vote), telling a verdict from an output
+that is none, caching verdicts, and the agreement statistic (Fleiss' kappa).
+Each task file composes it with its own data.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from inspect_ai.model import (
+    CachePolicy,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    get_model,
+    model_roles,
+)
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.solver import TaskState
+from inspect_ai.util import collect
+from tenacity import RetryError
+
+from benchmarks.runtime.lazy_modules import LazyModule
+from benchmarks.runtime.registry_names import also_by_short_name, namespaced
+from benchmarks.scorers.judge_prompt import (
+    GRADE_NAMES,
+    GRADE_PARSERS,
+    GRADE_PROMPT_FIELDS,
+    GRADER_TEMPLATE,
+    GradeParse,
+    grade_value,
+    parse_grade_official,
+    parse_grade_strict,
+    parse_grade_verified_starter,
+    read_grade_prompt_file,
+    template_problem,
+)
+from benchmarks.scorers.model_outputs import candidate_note, no_reply
+from benchmarks.scorers.simpleqa import (
+    GRADE_VALUE_KEYS,
+    JUDGE_FAILURE,
+    simpleqa_task_metrics,
+    statistics_from_totals,
+)
+from benchmarks.scorers.statistics import fleiss_kappa
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")
+
+__all__ = [
+    "GRADE_PARSERS",
+    "GRADE_PROMPT_FIELDS",
+    "GRADER_TEMPLATE",
+    "GradeParse",
+    "parse_grade_official",
+    "parse_grade_strict",
+    "parse_grade_verified_starter",
+    "read_grade_prompt_file",
+    "simpleqa_scorer",
+    "template_problem",
+]
+
+GRADER_ROLE = "grader"
+
+logger = logging.getLogger(__name__)
+
+
+# ---------------------------------------------------------------------------
+# The judge models
+
+_fallback_warned: set[str] = set()
+
+
+def grader_models() -> list[Model]:
+    """The models bound to the ``grader`` role (a panel when several), else the
+    model under test (with a warning)."""
+    bound = model_roles().get(GRADER_ROLE)
+    if isinstance(bound, list) and bound:
+        return list(bound)
+    if isinstance(bound, Model):
+        return [bound]
+    fallback = get_model()
+    name = str(fallback)
+    if name not in _fallback_warned:
+        _fallback_warned.add(name)
+        logger.warning(
+            f"SimpleQA judge: no model is bound to the role '{GRADER_ROLE}', so the model under "
+            f"test ({name}) grades its own answers. The references grade with gpt-4o "
+            f"(SimpleQA paper) or gpt-4.1-2025-04-14 (simple-evals today, SimpleQA Verified); "
+            f"bind a judge with --model-role {GRADER_ROLE}=<provider/model> "
+            f"(eval(..., model_roles={{'{GRADER_ROLE}': ...}}))."
+        )
+    return [fallback]
+
+
+def panel_grade(grades: Sequence[str]) -> tuple[str, str]:
+    """The sample's grade from its judges' grades, and how it was reached.
+
+    One judge: its grade. A panel: the grade more than half of the judges gave
+    (a judge failure is no vote but counts in the panel's size, as in
+    Inspect's ``majority`` reducer); when no grade has that, JUDGE_FAILURE
+    ("no majority"): a tied or split panel decides nothing.
+    """
+    if len(grades) == 1:
+        return grades[0], "single judge"
+    votes = Counter(grade for grade in grades if grade != JUDGE_FAILURE)
+    if votes:
+        grade, count = votes.most_common(1)[0]
+        if count * 2 > len(grades):
+            return grade, "unanimous" if count == len(grades) else "majority"
+    return JUDGE_FAILURE, "no majority"
+
+
+def judge_cache_policy() -> CachePolicy:
+    """Cached verdicts: keyed by judge, base URL, messages and settings; never
+    expire; shared across epochs (an identical prompt gets the same verdict)."""
+    return CachePolicy(expiry=None, per_epoch=False)
+
+
+class JudgeRequestError(RuntimeError):
+    """A judge request that failed after the provider's retries (a sample error)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        # Inspect records an exception's ``message`` as the sample's error text.
+        self.message = message
+
+
+async def judge_generate(
+    grader: Model,
+    prompt: str,
+    config: GenerateConfig,
+    cache: dict[str, Any],
+    sample_id: object,
+) -> ModelOutput:
+    """The judge's output for one filled-in template.
+
+    A request that still fails after Inspect's retries raises
+    ``JudgeRequestError`` naming the judge, the sample and the provider's last
+    error (status and the server's message), instead of tenacity's
+    ``RetryError``, which names none of them; the sample errors, and
+    ``--retry-on-error`` runs it again.
+    """
+    try:
+        return await grader.generate([ChatMessageUser(content=prompt)], config=config, **cache)
+    except RetryError as ex:
+        last = ex.last_attempt.exception()
+        reason = getattr(last, "message", None) or repr(last)
+        raise JudgeRequestError(
+            f"SimpleQA judge {grader}, sample {sample_id}: the request failed after "
+            f"{ex.last_attempt.attempt_number} attempt(s): {reason}"
+        ) from ex
+
+
+def judge_verdict(
+    grader: str, output: ModelOutput, parse: Callable[[str], str | None], sample_id: object
+) -> dict[str, Any]:
+    """One judge's ``{"grader", "reply", "grade"}``, plus ``no_verdict`` (why) when its
+    output is not a reply: an error returned as output (a prompt over the judge's
+    context, a content filter), no choices, or an empty text. That is a judge
+    failure under every parse, never a grade (docs/judges.md)."""
+    reason = no_reply(output)
+    if reason is None and not output.completion.strip():
+        reason = "an empty reply"
+    if reason is not None:
+        logger.warning(
+            f"SimpleQA judge {grader}, sample {sample_id}: no verdict ({reason}); "
+            "counted as a judge failure."
+        )
+        return {
+            "grader": grader,
+            "reply": output.completion,
+            "grade": JUDGE_FAILURE,
+            "no_verdict": reason,
+        }
+    letter = parse(output.completion)
+    return {
+        "grader": grader,
+        "reply": output.completion,
+        "grade": GRADE_NAMES[letter] if letter is not None else JUDGE_FAILURE,
+    }
+
+
+def verdict_text(judge: dict[str, Any]) -> str:
+    """One judge's verdict in words."""
+    reply, grade = judge["reply"], judge["grade"]
+    if "no_verdict" in judge:
+        return f"judge gave no verdict ({judge['no_verdict']}): judge failure"
+    if grade == JUDGE_FAILURE:
+        return f"judge reply {reply!r} is not A, B or C: judge failure"
+    letter = next(letter for letter, name in GRADE_NAMES.items() if name == grade)
+    return f"judge replied {reply!r}: {letter} = {grade}"
+
+
+# ---------------------------------------------------------------------------
+# Agreement
+
+
+PANEL_STATISTICS = ("correct", "incorrect", "not_attempted", "attempted_accuracy", "f_score")
+
+
+@metric(name=namespaced("judge_panel_metrics", __name__))
+def judge_panel_metrics(renamed: dict[str, str] | None = None) -> Metric:
+    """Per judge of a panel, ``judge_<i>_<statistic>`` over its own grades (judge i is
+    the i-th model bound to ``grader``, named in each score's ``judges``), plus
+    ``judge_failures`` per judge, ``unanimous`` (the share of samples all judges
+    graded alike) and ``fleiss_kappa`` over the four grades. Nothing for one judge.
+    """
+    names = renamed or {}
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        verdicts = [panel_verdicts(sample_score) for sample_score in scores]
+        sizes = {len(grades) for grades in verdicts}
+        if not verdicts or sizes == {1}:
+            return {}
+        if len(sizes) > 1:
+            raise ValueError(
+                f"SimpleQA panel metrics need the same judges for every sample, got panels "
+                f"of {sorted(sizes)} judges"
+            )
+        (size,) = sizes
+        results: dict[str, float] = {}
+        for index in range(size):
+            totals = dict.fromkeys(GRADE_VALUE_KEYS.values(), 0.0)
+            for grades in verdicts:
+                totals[GRADE_VALUE_KEYS[grades[index]]] += 1
+            statistics = statistics_from_totals(totals, len(verdicts))
+            for statistic in (*PANEL_STATISTICS, "judge_failures"):
+                name = names.get(statistic, statistic)
+                results[f"judge_{index + 1}_{name}"] = statistics[statistic]
+        results["unanimous"] = sum(len(set(g)) == 1 for g in verdicts) / len(verdicts)
+        counts = np.array(
+            [[grades.count(grade) for grade in GRADE_VALUE_KEYS] for grades in verdicts]
+        )
+        results["fleiss_kappa"] = fleiss_kappa(counts)
+        return results
+
+    return compute
+
+
+def panel_verdicts(sample_score: SampleScore) -> list[str]:
+    judges = (sample_score.score.metadata or {}).get("judges")
+    if not isinstance(judges, list) or not judges:
+        raise ValueError(
+            f"SimpleQA panel metrics need the 'judges' of simpleqa_scorer in the score "
+            f"metadata, missing for sample {sample_score.sample_id}"
+        )
+    return [str(judge["grade"]) for judge in judges]
+
+
+# The metrics an `inspect score` re-grading reports; a task may override them.
+@also_by_short_name
+@scorer(
+    metrics=[*simpleqa_task_metrics(topic_breakdown=True), judge_panel_metrics()],
+    name=namespaced("simpleqa_scorer", __name__),
+)
+def simpleqa_scorer(
+    grade_prompt: str | None = None,
+    grade_parse: GradeParse = "strict",
+    grader_temperature: float | None = 0.5,
+    grader_max_tokens: int | None = 1024,
+    grader_system_message: str | None = None,
+    judge_cache: bool = False,
+) -> Scorer:
+    """Grade the reply with the judge (or each judge of a panel).
+
+    The value is ``{"correct", "incorrect", "not_attempted", "judge_failure"}``
+    with 1.0 under the sample's grade. ``answer`` is the graded reply;
+    ``metadata`` holds ``grade`` and ``judges`` (each judge's ``grader``,
+    ``reply`` and ``grade``), plus ``judge_reply`` and ``grader`` for a single
+    judge, ``votes`` and ``panel_decision`` for a panel; ``no_reply`` when the
+    candidate's output is an error returned as output (``model_outputs``).
+
+    A judge output that is not a reply (an error returned as output, no
+    choices, an empty text) is a judge failure under every parse, recorded as
+    the judge's ``no_verdict``. A request that fails after the provider's
+    retries is not a grade either: the sample errors with the judge's last
+    error (``--retry-on-error`` or ``inspect eval-retry`` redoes it).
+
+    ``grader_system_message`` goes before the filled-in template as a system
+    message (simple-evals' samplers send "You are a helpful assistant."); it
+    is passed in the call's config, so it replaces one set on the role.
+    ``judge_cache`` turns on Inspect's generate cache for the judge calls.
+    """
+    template = GRADER_TEMPLATE if grade_prompt is None else grade_prompt
+    parse = GRADE_PARSERS[grade_parse]
+    config = GenerateConfig(
+        temperature=grader_temperature,
+        max_tokens=grader_max_tokens,
+        system_message=grader_system_message,
+    )
+    # Without judge_cache the call leaves caching to the eval's own setting.
+    cache: dict[str, Any] = {"cache": judge_cache_policy()} if judge_cache else {}
+
+    async def score(state: TaskState, target: Target) -> Score:
+        graders = grader_models()
+        predicted_answer = state.output.completion
+        prompt = template.format(
+            question=state.input_text, target=target.text, predicted_answer=predicted_answer
+        )
+        outputs = await collect(
+            *(judge_generate(grader, prompt, config, cache, state.sample_id) for grader in graders)
+        )
+        judges = [
+            judge_verdict(str(grader), output, parse, state.sample_id)
+            for grader, output in zip(graders, outputs, strict=True)
+        ]
+        grade, decision = panel_grade([judge["grade"] for judge in judges])
+        candidate_metadata, candidate_explanation = candidate_note(state.output)
+        metadata: dict[str, Any] = {"grade": grade, "judges": judges, **candidate_metadata}
+        if len(judges) == 1:
+            (judge,) = judges
+            metadata |= {"judge_reply": judge["reply"], "grader": judge["grader"]}
+            explanation = verdict_text(judge)
+        else:
+            metadata |= {
+                "votes": dict(Counter(j["grade"] for j in judges)),
+                "panel_decision": decision,
+            }
+            explanation = (
+                "; ".join(f"{j['grader']}: {verdict_text(j)}" for j in judges)
+                + f". Panel of {len(judges)}: {decision}, {grade}."
+            )
+        return Score(
+            value=grade_value(grade),
+            answer=predicted_answer,
+            explanation=candidate_explanation + explanation,
+            metadata=metadata,
+        )
+
+    return score

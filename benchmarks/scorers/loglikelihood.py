@@ -1,0 +1,240 @@
+"""Choosing an option by log-likelihood, as lm-evaluation-harness scores a
+``multiple_choice`` task through its ``local-completions`` or ``gguf`` client.
+
+Each sample names, under ``metadata["loglikelihood_requests"]``, one
+``[context, continuation]`` per option. ``option_loglikelihoods(request)``
+scores each, as one of lm-evaluation-harness 0.4.13's clients does:
+
+``token_ids`` (``local-completions``, ``tokenizer_backend=remote``):
+
+- tokens from the model server's ``/tokenize`` (``add_special_tokens`` false):
+  the context's trailing whitespace moved into the continuation, the whole and
+  the context tokenized separately, the continuation being what the whole has
+  past the context (``TemplateLM._encode_pair``, ``lm_eval/api/model.py`` 393-431);
+- the tokens, left-truncated to ``MAX_LENGTH`` (its ``max_length`` 2048 less
+  one), sent to ``/v1/completions`` with ``echo``, ``logprobs`` 1, ``max_tokens``
+  1, temperature 0 and seed 1234 (``api_models.py`` 569-586);
+- the option's log-likelihood is the sum of the echoed log-probabilities of the
+  continuation's tokens (``token_logprobs[ctxlen:-1]``,
+  ``openai_completions.py`` 99-117).
+
+``prompt_logprobs``: the token ids of ``token_ids``, sent with vLLM's
+``prompt_logprobs`` 1 instead of ``echo`` and ``logprobs`` (vLLM and SGLang),
+the continuation's entries summed; the same sums wherever the server's echoed
+log-probabilities are its prompt log-probabilities, as vLLM's are.
+
+``text`` (``gguf``, for llama.cpp-style servers; ``lm_eval/models/gguf.py``):
+
+- context + continuation sent as one string with ``echo``, ``logprobs`` 10,
+  ``max_tokens`` 1, temperature 0 (no seed, no tokenizer call);
+- the continuation's tokens are the echoed tokens from the first one whose text
+  starts at or past the end of the context, the last entry left out
+  (``get_result``: ``text_offset`` >= ``len(context)``, ``token_logprobs[idx:-1]``).
+  Inspect's completions provider keeps the echoed tokens' text but not the
+  server's ``text_offset``, so the offsets are counted back from the end of the
+  text the tokens spell (the prompt and the generated text, or, from
+  llama-cpp-python, whose echo has no entry for the generated token, the prompt
+  alone; lm-evaluation-harness then leaves out the continuation's last token,
+  and so does this): the same split wherever the echoed tokens spell the text
+  they stand for, as llama.cpp's offsets assume; a reply whose tokens do not is
+  a sample error, not a guess.
+
+``loglikelihood_choice()`` takes the option with the highest sum (the first on
+a tie, as ``np.argmax``) and scores it against the target letter.
+
+Providers: ``vllm-completions/<model>`` and
+``openai-api-completions/<service>/<model>`` against a server that echoes the
+prompt's log-probabilities (vLLM, SGLang, llama-cpp-python; ``token_ids`` also
+needs ``/tokenize``). Any other provider is refused before a request is sent.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, ModelOutput, get_model
+from inspect_ai.scorer import CORRECT, INCORRECT, Score, Scorer, Target, accuracy, scorer, stderr
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from benchmarks.models.completions_endpoint import SUPPORTED, answers_completions_requests, tokenize
+from benchmarks.runtime.registry_names import namespaced
+from benchmarks.solvers.mcq import option_letters
+
+REQUESTS_KEY = "loglikelihood_requests"
+SCORES_KEY = "option_loglikelihoods"
+# lm-evaluation-harness's TemplateAPI: max_length 2048, less the one generated token.
+MAX_LENGTH = 2047
+# The bodies its local-completions and gguf clients send for a log-likelihood request.
+ECHO_CONFIG = GenerateConfig(
+    max_tokens=1, temperature=0.0, seed=1234, logprobs=True, extra_body={"echo": True}
+)
+TEXT_ECHO_CONFIG = GenerateConfig(
+    max_tokens=1, temperature=0.0, logprobs=True, top_logprobs=10, extra_body={"echo": True}
+)
+# The same token ids, the log-probabilities read from vLLM's (and SGLang's) prompt_logprobs.
+PROMPT_LOGPROBS_CONFIG = GenerateConfig(max_tokens=1, temperature=0.0, seed=1234, prompt_logprobs=1)
+LoglikelihoodRequest = Literal["token_ids", "prompt_logprobs", "text"]
+
+
+class LoglikelihoodError(ValueError):
+    """A reply that holds no usable log-probabilities (a sample error: retryable)."""
+
+
+@solver(name=namespaced("option_loglikelihoods", __name__))
+def option_loglikelihoods(request: LoglikelihoodRequest = "token_ids") -> Solver:
+    """Each option's summed continuation log-likelihood, into the sample's metadata.
+
+    Args:
+        request: ``token_ids`` (lm-evaluation-harness's ``local-completions``: the
+            server's tokenizer, token ids, echo), ``prompt_logprobs`` (the same
+            token ids, the log-probabilities read from vLLM's ``prompt_logprobs``
+            instead of the echo) or ``text`` (its ``gguf``: one string, split by
+            the echoed tokens' offsets).
+    """
+    score_option = {
+        "token_ids": loglikelihood,
+        "prompt_logprobs": prompt_logprobs_loglikelihood,
+        "text": text_loglikelihood,
+    }[request]
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        model = get_model()
+        check_provider(model, request)
+        pairs = state.metadata[REQUESTS_KEY]
+        scores = [await score_option(model, context, rest) for context, rest in pairs]
+        state.metadata[SCORES_KEY] = scores
+        return state
+
+    return solve
+
+
+def check_provider(model: Model, request: LoglikelihoodRequest) -> None:
+    """Refuse, before any request, a model that cannot echo prompt log-probabilities."""
+    if not answers_completions_requests(model):
+        needs = "" if request == "text" else "/tokenize and "
+        raise ValueError(
+            f"log-likelihood scoring needs a model served through the completions endpoint "
+            f"with {needs}echoed log-probabilities; {model} is not: use {SUPPORTED}."
+        )
+
+
+async def request_tokens(model: Model, context: str, continuation: str) -> tuple[list[int], int]:
+    """The token ids sent for ``context`` + ``continuation``, and how many are context."""
+    spaces = len(context) - len(context.rstrip())
+    if spaces:
+        context, continuation = context[:-spaces], context[-spaces:] + continuation
+    whole = await tokenize(model, context + continuation)
+    context_ids = await tokenize(model, context)
+    continuation_ids = whole[len(context_ids) :]
+    sent = (context_ids + continuation_ids)[-MAX_LENGTH:]
+    overflow = max(0, len(context_ids) + len(continuation_ids) - MAX_LENGTH)
+    context_length = len(context_ids) - overflow
+    return sent, context_length
+
+
+async def loglikelihood(model: Model, context: str, continuation: str) -> float:
+    """The summed log-probability of ``continuation`` after ``context``."""
+    sent, context_length = await request_tokens(model, context, continuation)
+    message = ChatMessageUser(content="", metadata={"prompt_token_ids": sent})
+    output = await model.generate([message], config=ECHO_CONFIG)
+    return continuation_logprob(output, len(sent) - context_length)
+
+
+async def prompt_logprobs_loglikelihood(model: Model, context: str, continuation: str) -> float:
+    """The summed log-probability of ``continuation`` after ``context``, read from the
+    ``prompt_logprobs`` of the reply to the token ids ``loglikelihood()`` sends."""
+    sent, context_length = await request_tokens(model, context, continuation)
+    message = ChatMessageUser(content="", metadata={"prompt_token_ids": sent})
+    output = await model.generate([message], config=PROMPT_LOGPROBS_CONFIG)
+    if output.error:
+        raise LoglikelihoodError(f"the server answered with an error: {output.error}")
+    logprobs = output.choices[0].prompt_logprobs if output.choices else None
+    entries = logprobs.content if logprobs is not None else []
+    wanted = len(sent) - context_length
+    if len(entries) < wanted:
+        raise LoglikelihoodError(
+            f"the reply holds {len(entries)} prompt log-probabilities, fewer than the "
+            f"{wanted} continuation tokens; the server must return prompt_logprobs (vLLM, "
+            "SGLang)."
+        )
+    return sum(entry.logprob for entry in entries[len(entries) - wanted :])
+
+
+def continuation_logprob(output: ModelOutput, continuation_tokens: int) -> float:
+    """The sum of the continuation's echoed log-probabilities (counted from the end: the
+    prompt's first token has none, and the last entries are the generated tokens)."""
+    if output.error:
+        raise LoglikelihoodError(f"the server answered with an error: {output.error}")
+    logprobs = output.choices[0].logprobs if output.choices else None
+    entries = logprobs.content if logprobs is not None else []
+    generated = output.usage.output_tokens if output.usage is not None else 1
+    if len(entries) < continuation_tokens + generated:
+        raise LoglikelihoodError(
+            f"the reply holds {len(entries)} log-probabilities, fewer than the "
+            f"{continuation_tokens} continuation tokens and {generated} generated; the server "
+            "must echo the prompt's log-probabilities (echo: true, logprobs: 1)."
+        )
+    scored = entries[len(entries) - generated - continuation_tokens : len(entries) - generated]
+    return sum(entry.logprob for entry in scored)
+
+
+async def text_loglikelihood(model: Model, context: str, continuation: str) -> float:
+    """The summed log-probability of ``continuation`` after ``context``, both sent as one
+    string (lm-evaluation-harness's gguf)."""
+    prompt = context + continuation
+    output = await model.generate([ChatMessageUser(content=prompt)], config=TEXT_ECHO_CONFIG)
+    return text_continuation_logprob(output, prompt, len(context))
+
+
+def text_continuation_logprob(output: ModelOutput, prompt: str, context_length: int) -> float:
+    """The sum of the echoed log-probabilities of the tokens whose text starts at or past
+    ``context_length``, the last entry (the generated token) left out."""
+    if output.error:
+        raise LoglikelihoodError(f"the server answered with an error: {output.error}")
+    echoed = output.completion
+    if not echoed.startswith(prompt):
+        raise LoglikelihoodError(
+            "the reply does not begin with the prompt; the server must echo it (echo: true)."
+        )
+    logprobs = output.choices[0].logprobs if output.choices else None
+    entries = logprobs.content if logprobs is not None else []
+    # The entries spell the echoed text up to its end (vLLM: the generated token too) or up
+    # to the end of the prompt (llama-cpp-python has no entry for the generated token).
+    spelled = "".join(entry.token for entry in entries)
+    ends = [end for end in (len(echoed), len(prompt)) if entries and echoed[:end].endswith(spelled)]
+    if not ends:
+        raise LoglikelihoodError(
+            f"the reply's {len(entries)} echoed tokens do not spell the prompt "
+            f"({spelled[-40:]!r} against {echoed[-40:]!r}); the server must echo the prompt's "
+            "tokens with their log-probabilities (echo: true, logprobs)."
+        )
+    # A token's text_offset is >= context_length when its text lies within the last
+    # ends[0] - context_length characters of the text the entries spell.
+    within = ends[0] - context_length
+    first, tail = len(entries), 0
+    while first > 0 and len(entries[first - 1].token) + tail <= within:
+        first -= 1
+        tail += len(entries[first].token)
+    # lm-evaluation-harness sums token_logprobs[idx:-1]: the last entry is left out
+    return sum(entry.logprob for entry in entries[first:-1])
+
+
+@scorer(metrics=[accuracy(), stderr()], name=namespaced("loglikelihood_choice", __name__))
+def loglikelihood_choice() -> Scorer:
+    """The option with the highest log-likelihood (the first on a tie) against the target."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        scores: list[float] = state.metadata[SCORES_KEY]
+        letters = option_letters(len(scores))
+        chosen = max(range(len(scores)), key=lambda index: (scores[index], -index))
+        listed = ", ".join(
+            f"{letter} {value:.4f}" for letter, value in zip(letters, scores, strict=True)
+        )
+        return Score(
+            value=CORRECT if letters[chosen] == target.text else INCORRECT,
+            answer=letters[chosen],
+            explanation=f"log-likelihoods {listed}: chose {letters[chosen]}, target {target.text}",
+            metadata={"loglikelihoods": scores},
+        )
+
+    return score

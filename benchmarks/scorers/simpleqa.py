@@ -1,0 +1,172 @@
+"""SimpleQA metrics over the judge's grades, shared by SimpleQA and SimpleQA Verified.
+
+The definitions are those of openai/simple-evals ``simpleqa_eval.py`` (commit
+ee3b0318d8d1d9d72755a4120879be65f7c07e9e): the fraction of questions graded
+CORRECT, INCORRECT and NOT_ATTEMPTED, the accuracy on attempted questions, and
+the harmonic mean of the two accuracies (simple-evals' ``f1``; SimpleQA
+Verified, Haas et al. 2025, arXiv 2509.07968, reports it as its headline F1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from inspect_ai.scorer import Metric, SampleScore, grouped, metric
+
+from benchmarks.runtime.lazy_modules import LazyModule
+from benchmarks.runtime.registry_names import namespaced
+from benchmarks.spec import CompareMetric
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")
+
+JUDGE_FAILURE = "JUDGE_FAILURE"
+# Score value keys, one per grade; exactly one is 1.0 in every score.
+GRADE_VALUE_KEYS = {
+    "CORRECT": "correct",
+    "INCORRECT": "incorrect",
+    "NOT_ATTEMPTED": "not_attempted",
+    JUDGE_FAILURE: "judge_failure",
+}
+TOPIC_STATISTICS = ("accuracy", "attempted_accuracy", "abstention_rate")
+
+
+def grade_statistics(scores: list[SampleScore]) -> dict[str, float]:
+    """Every SimpleQA statistic over ``scores``; N counts judge failures too."""
+    totals = dict.fromkeys(GRADE_VALUE_KEYS.values(), 0.0)
+    for sample_score in scores:
+        value = sample_score.score.value
+        if not isinstance(value, dict):
+            raise ValueError(
+                f"SimpleQA metrics need the score value dict of simpleqa_scorer, "
+                f"got {value!r:.60} for sample {sample_score.sample_id}"
+            )
+        for key in totals:
+            totals[key] += float(value[key])
+    return statistics_from_totals(totals, len(scores))
+
+
+def statistics_from_totals(totals: dict[str, float], count: int) -> dict[str, float]:
+    """The statistics from the number of samples under each grade key.
+
+    The operations run in simple-evals' order (fractions first, then their
+    ratio and harmonic mean), so the floats are bit for bit the reference's.
+    """
+    correct = totals["correct"] / count if count else 0.0
+    incorrect = totals["incorrect"] / count if count else 0.0
+    not_attempted = totals["not_attempted"] / count if count else 0.0
+    attempted = correct + incorrect
+    attempted_accuracy = correct / attempted if attempted > 0 else 0.0
+    f_denominator = attempted_accuracy + correct
+    return {
+        "correct": correct,
+        "incorrect": incorrect,
+        "not_attempted": not_attempted,
+        "accuracy": correct,
+        "attempted_accuracy": attempted_accuracy,
+        "abstention_rate": not_attempted,
+        "hallucination_rate": incorrect,
+        "f_score": 2 * attempted_accuracy * correct / f_denominator if f_denominator > 0 else 0.0,
+        "judge_failures": totals["judge_failure"],
+    }
+
+
+@metric(name=namespaced("simpleqa_metrics", __name__))
+def simpleqa_metrics(
+    renamed: dict[str, str] | None = None, headline: str = "attempted_accuracy"
+) -> Metric:
+    """All SimpleQA statistics, each under its own name (or the name ``renamed`` gives it),
+    ``headline`` first: the first metric is the one the log viewer's Score column, the
+    terminal's first column and ``inspect_ai.analysis``' headline metric show."""
+    names = renamed or {}
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        statistics = grade_statistics(scores)
+        ordered = {headline: statistics.pop(headline), **statistics}
+        return {names.get(k, k): v for k, v in ordered.items()}
+
+    return compute
+
+
+@metric(name=namespaced("simpleqa_statistic", __name__))
+def simpleqa_statistic(statistic: str) -> Metric:
+    """One SimpleQA statistic (for ``grouped``, which needs a single value)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return grade_statistics(scores)[statistic]
+
+    return compute
+
+
+def breakdown_metrics(
+    group_key: str, statistics: Sequence[str], name_template: str
+) -> list[Metric]:
+    """``statistic`` per value of the sample metadata ``group_key``.
+
+    ``name_template`` names each metric from ``{statistic}`` and ``{group_name}``.
+    """
+    return [
+        grouped_statistic(statistic, group_key, name_template.replace("{statistic}", statistic))
+        for statistic in statistics
+    ]
+
+
+@metric(name=namespaced("grouped_statistic", __name__))
+def grouped_statistic(statistic: str, group_key: str, name_template: str) -> Metric:
+    """Inspect's ``grouped()`` of one statistic, its groups in name order: ``grouped``
+    lists them in the order the samples came, which differs between a run and an
+    ``inspect score`` re-grading (so their tables would not line up) and between runs."""
+    by_group = grouped(
+        simpleqa_statistic(statistic), group_key, all=False, name_template=name_template
+    )
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        values = by_group(scores)  # type: ignore[arg-type]  # grouped() takes SampleScores
+        assert isinstance(values, dict)
+        return {name: float(values[name]) for name in sorted(values)}  # type: ignore[arg-type]
+
+    return compute
+
+
+def simpleqa_task_metrics(topic_breakdown: bool = True) -> list[Metric | dict[str, list[Metric]]]:
+    """The overall statistics, plus ``<statistic>[<topic>]`` per topic when asked."""
+    metrics: list[Metric | dict[str, list[Metric]]] = [simpleqa_metrics()]
+    if topic_breakdown:
+        metrics += breakdown_metrics("topic", TOPIC_STATISTICS, "{statistic}[{group_name}]")
+    return metrics
+
+
+# benchmarks.compare recomputes these from per-question sums of the value keys, in the
+# order of GRADE_VALUE_KEYS (correct, incorrect, not_attempted, judge_failure).
+
+
+def _safe_divide(numerator: Any, denominator: Any) -> Any:
+    # The tasks' own metrics report 0 for an empty denominator; so does this.
+    result = np.zeros(np.broadcast(numerator, denominator).shape)
+    np.divide(numerator, denominator, out=result, where=denominator != 0)
+    return result
+
+
+def attempted_accuracy_of_sums(sums: Any, n: int) -> Any:
+    """correct / (correct + incorrect): accuracy on the attempted questions."""
+    correct, incorrect = sums[..., 0], sums[..., 1]
+    return _safe_divide(correct, correct + incorrect)
+
+
+def f_score_of_sums(sums: Any, n: int) -> Any:
+    """Harmonic mean of the share correct and the attempted accuracy (simple-evals' F)."""
+    accuracy = sums[..., 0] / n
+    attempted_accuracy = attempted_accuracy_of_sums(sums, n)
+    return _safe_divide(2 * accuracy * attempted_accuracy, accuracy + attempted_accuracy)
+
+
+SIMPLEQA_COMPARE_METRICS = (
+    CompareMetric("correct", mean_of="correct"),
+    CompareMetric("incorrect", mean_of="incorrect"),
+    CompareMetric("not_attempted", mean_of="not_attempted"),
+    CompareMetric("attempted_accuracy", ratio=attempted_accuracy_of_sums),
+    CompareMetric("f_score", ratio=f_score_of_sums),
+)

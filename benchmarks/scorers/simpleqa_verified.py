@@ -1,0 +1,63 @@
+"""SimpleQA Verified's scorer and metrics: SimpleQA's judge with the paper's names.
+
+The scorer is ``benchmarks.scorers.judge.simpleqa_scorer`` registered again with the
+task's metrics, so an ``inspect score`` re-grading reports them. The paper's
+headline "F1" is simple-evals' f1: the harmonic mean of correct and correct
+given attempted (SimpleQA's ``f_score``), reported as ``f1``.
+"""
+
+from __future__ import annotations
+
+from inspect_ai.scorer import Metric, Scorer, scorer
+
+from benchmarks.runtime.registry_names import also_by_short_name, namespaced
+from benchmarks.scorers.judge import GradeParse, judge_panel_metrics, simpleqa_scorer
+from benchmarks.scorers.simpleqa import breakdown_metrics, simpleqa_metrics
+
+RENAMED = {"f_score": "f1"}
+BREAKDOWNS = ("topic", "answer_type", "multi_step", "requires_reasoning")
+BREAKDOWN_STATISTICS = ("accuracy", "attempted_accuracy", "abstention_rate", "f_score")
+# Metric names read ``accuracy[Topic=Art]``: a capital after the bracket, since the
+# terminal (rich markup) takes ``[topic=Art]`` for a style tag and prints ``accuracy``.
+GROUP_LABELS = {
+    "topic": "Topic",
+    "answer_type": "Answer type",
+    "multi_step": "Multi-step",
+    "requires_reasoning": "Requires reasoning",
+}
+
+
+def verified_metrics(breakdowns: bool = True) -> list[Metric | dict[str, list[Metric]]]:
+    """SimpleQA's statistics with f1 named as the paper names it, the breakdowns
+    (``<statistic>[<group>=<value>]``) when asked, and the panel's."""
+    metrics: list[Metric | dict[str, list[Metric]]] = [
+        simpleqa_metrics(renamed=RENAMED, headline="f_score")  # the paper's headline F1
+    ]
+    if breakdowns:
+        for group in BREAKDOWNS:
+            for statistic in BREAKDOWN_STATISTICS:
+                name = RENAMED.get(statistic, statistic)
+                label = GROUP_LABELS[group]
+                metrics += breakdown_metrics(group, [statistic], f"{name}[{label}={{group_name}}]")
+    metrics.append(judge_panel_metrics(renamed=RENAMED))
+    return metrics
+
+
+# The metrics an `inspect score` re-grading reports: the task's, not SimpleQA's.
+@also_by_short_name
+@scorer(metrics=verified_metrics(), name=namespaced("simpleqa_verified_scorer", __name__))
+def simpleqa_verified_scorer(
+    grade_prompt: str | None = None,
+    grade_parse: GradeParse = "strict",
+    grader_temperature: float | None = None,
+    grader_max_tokens: int | None = None,
+    judge_cache: bool = False,
+) -> Scorer:
+    """``benchmarks.scorers.judge.simpleqa_scorer`` with SimpleQA Verified's metrics."""
+    return simpleqa_scorer(
+        grade_prompt=grade_prompt,
+        grade_parse=grade_parse,
+        grader_temperature=grader_temperature,
+        grader_max_tokens=grader_max_tokens,
+        judge_cache=judge_cache,
+    )

@@ -1,0 +1,261 @@
+"""Interval estimates, paired tests and agreement coefficients for benchmark scores (numpy only).
+
+The methods, and why each was chosen:
+
+- Single proportion: the Wilson (1927) score interval, which keeps its coverage
+  near the nominal level for small n and proportions near 0 or 1, where the
+  Wald interval fails (E. B. Wilson, "Probable inference, the law of
+  succession, and statistical inference", JASA 22, 1927).
+- Paired proportions, difference: Newcombe's hybrid score interval for the
+  difference of paired proportions, method 10 of R. G. Newcombe, "Improved
+  confidence intervals for the difference between binomial proportions based on
+  paired data", Statistics in Medicine 17, 1998: Wilson intervals of the two
+  marginal proportions, combined with the correlation estimate phi, whose
+  numerator ``ad - bc`` is shrunk by ``n/2`` towards 0 when positive (as in
+  Newcombe & Altman, "Statistics with Confidence", 2000, and Fagerland,
+  Lydersen & Laake, "Statistical Analysis of Contingency Tables", 2017).
+- Paired proportions, test: McNemar's (1947) test in its exact conditional
+  form: given the ``b + c`` discordant pairs, ``b`` is Binomial(b + c, 1/2)
+  under no difference, and the two-sided p-value is twice the smaller tail,
+  capped at 1. This is the exact (conservative) p-value; the mid-p variant
+  (Fagerland, Lydersen & Laake, BMC Med Res Methodol 13:91, 2013) is offered
+  by :func:`mcnemar_exact` but not used by default, so that reported p-values
+  never understate the evidence needed.
+- Other metrics (means, ratios of sums): the nonparametric bootstrap with
+  percentile intervals (Efron & Tibshirani, "An Introduction to the
+  Bootstrap", 1993, ch. 13), resampling questions with replacement; for a
+  paired comparison both models are resampled with the same indices.
+- Several categories: Holm's (1979) step-down adjustment of p-values, which
+  controls the family-wise error rate without assumptions about dependence
+  (S. Holm, "A simple sequentially rejective multiple test procedure",
+  Scandinavian Journal of Statistics 6, 1979).
+- Agreement of two raters: Cohen's (1960) kappa (J. Cohen, "A coefficient of
+  agreement for nominal scales", Educational and Psychological Measurement
+  20, 1960); of several raters: Fleiss' (1971) kappa (J. L. Fleiss,
+  "Measuring nominal scale agreement among many raters", Psychological
+  Bulletin 76, 1971).
+
+The exact binomial tail is computed with integer arithmetic, so scipy is not
+needed at run time (the tests use it as an independent oracle).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import TYPE_CHECKING, TypeAlias
+
+from benchmarks.runtime.lazy_modules import LazyModule
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    np = LazyModule("numpy")
+
+CONFIDENCE = 0.95
+# Bounds the memory of one block of bootstrap resample counts (float64 cells).
+BOOTSTRAP_BLOCK_CELLS = 4_000_000
+
+# A string, so that numpy is imported only when a statistic is computed.
+FloatArray: TypeAlias = "npt.NDArray[np.float64]"
+# (resample sums of the value columns (R, k), sample count) -> statistics (R, m)
+SumsStatistic = Callable[[FloatArray, int], FloatArray]
+
+
+@dataclass(frozen=True)
+class Interval:
+    low: float
+    high: float
+
+
+def normal_quantile(confidence: float = CONFIDENCE) -> float:
+    """The two-sided standard normal critical value (1.95996... for 95%)."""
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def wilson_interval(successes: int, n: int, confidence: float = CONFIDENCE) -> Interval:
+    """Wilson (1927) score interval of a proportion ``successes / n``."""
+    if n <= 0:
+        return Interval(math.nan, math.nan)
+    z = normal_quantile(confidence)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half_width = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    # Clip rounding noise: at p = 0 or 1 one limit is exactly 0 or 1.
+    return Interval(max(0.0, centre - half_width), min(1.0, centre + half_width))
+
+
+def newcombe_paired_interval(
+    both: int, first_only: int, second_only: int, neither: int, confidence: float = CONFIDENCE
+) -> Interval:
+    """Newcombe (1998, method 10) interval of ``p_first - p_second`` for paired binary outcomes.
+
+    ``both``: pairs where both succeed; ``first_only``: the first succeeds and
+    the second fails; ``second_only``: the reverse; ``neither``: both fail.
+    """
+    n = both + first_only + second_only + neither
+    if n == 0:
+        return Interval(math.nan, math.nan)
+    first_successes, second_successes = both + first_only, both + second_only
+    p1, p2 = first_successes / n, second_successes / n
+    first = wilson_interval(first_successes, n, confidence)
+    second = wilson_interval(second_successes, n, confidence)
+    margins = first_successes * (n - first_successes) * second_successes * (n - second_successes)
+    phi = 0.0
+    if margins > 0:
+        cross = both * neither - first_only * second_only
+        if cross > n / 2:
+            phi = (cross - n / 2) / math.sqrt(margins)
+        elif cross < 0:
+            phi = cross / math.sqrt(margins)
+    lower_1, upper_1 = p1 - first.low, first.high - p1
+    lower_2, upper_2 = p2 - second.low, second.high - p2
+    # max(0, .): the radicand can dip below 0 by rounding when phi is near 1.
+    delta = math.sqrt(max(0.0, lower_1**2 - 2 * phi * lower_1 * upper_2 + upper_2**2))
+    epsilon = math.sqrt(max(0.0, upper_1**2 - 2 * phi * upper_1 * lower_2 + lower_2**2))
+    difference = p1 - p2
+    return Interval(max(-1.0, difference - delta), min(1.0, difference + epsilon))
+
+
+def binomial_half_lower_tail(successes: int, trials: int, *, mid_p: bool = False) -> float:
+    """P(X <= successes) for X ~ Binomial(trials, 1/2), exactly (mid-p: P(X < s) + P(X = s)/2)."""
+    if successes < 0:
+        return 0.0
+    if successes >= trials:
+        return 1.0 if not mid_p or successes > trials else 1.0 - 0.5 / 2**trials
+    # Binomial coefficients by the exact recurrence C(n, k+1) = C(n, k) (n - k) / (k + 1).
+    coefficient, tail = 1, 0
+    for k in range(successes):
+        tail += coefficient
+        coefficient = coefficient * (trials - k) // (k + 1)
+    # Integer numerator and denominator: one correctly rounded division.
+    if mid_p:
+        return (2 * tail + coefficient) / 2 ** (trials + 1)
+    return (tail + coefficient) / 2**trials
+
+
+def mcnemar_exact(first_only: int, second_only: int, *, mid_p: bool = False) -> float:
+    """Two-sided p-value of McNemar's exact conditional test from the discordant counts.
+
+    Twice the smaller binomial tail of Binomial(b + c, 1/2), capped at 1; 1.0
+    when there are no discordant pairs.
+    """
+    discordant = first_only + second_only
+    if discordant == 0:
+        return 1.0
+    smaller = min(first_only, second_only)
+    return min(1.0, 2 * binomial_half_lower_tail(smaller, discordant, mid_p=mid_p))
+
+
+def holm_adjust(p_values: list[float]) -> list[float]:
+    """Holm (1979) step-down adjusted p-values, in the input order (NaNs stay NaN)."""
+    indexed = [(p, i) for i, p in enumerate(p_values) if not math.isnan(p)]
+    indexed.sort()
+    count = len(indexed)
+    adjusted = [math.nan] * len(p_values)
+    running = 0.0
+    for rank, (p, index) in enumerate(indexed):
+        # Monotone: an adjusted p-value is never below that of a smaller raw p-value.
+        running = max(running, min(1.0, (count - rank) * p))
+        adjusted[index] = running
+    return adjusted
+
+
+def cohen_kappa(confusion: npt.ArrayLike) -> float:
+    """Cohen's (1960) kappa from a square table (rows: rater 1, columns: rater 2).
+
+    NaN when chance agreement is 1 (both raters used one and the same category
+    throughout), where kappa is undefined.
+    """
+    table = np.asarray(confusion, dtype=float)
+    total = table.sum()
+    if table.ndim != 2 or table.shape[0] != table.shape[1]:
+        raise ValueError(f"Cohen's kappa needs a square table, got shape {table.shape}.")
+    if total == 0:
+        return math.nan
+    observed = np.trace(table) / total
+    chance = float(table.sum(axis=1) @ table.sum(axis=0)) / total**2
+    if chance >= 1.0:
+        return math.nan
+    return float((observed - chance) / (1 - chance))
+
+
+def fleiss_kappa(counts: npt.ArrayLike) -> float:
+    """Fleiss' (1971) kappa from a subjects x categories table of rating counts.
+
+    Every subject must have the same number of ratings (at least 2). NaN when
+    all ratings fall in one category.
+    """
+    table = np.asarray(counts, dtype=float)
+    if table.ndim != 2 or table.shape[0] == 0:
+        raise ValueError(f"Fleiss' kappa needs a subjects x categories table, got {table.shape}.")
+    raters = table.sum(axis=1)
+    if not np.all(raters == raters[0]) or raters[0] < 2:
+        raise ValueError("Fleiss' kappa needs the same number (>= 2) of ratings for every subject.")
+    m = raters[0]
+    per_subject = ((table**2).sum(axis=1) - m) / (m * (m - 1))
+    observed = per_subject.mean()
+    shares = table.sum(axis=0) / table.sum()
+    chance = float((shares**2).sum())
+    if chance >= 1.0:
+        return math.nan
+    return float((observed - chance) / (1 - chance))
+
+
+def bootstrap_statistics(
+    values: FloatArray,
+    statistic: SumsStatistic,
+    resamples: int,
+    rng: np.random.Generator,
+) -> FloatArray:
+    """``statistic`` on ``resamples`` bootstrap resamples of the rows of ``values``.
+
+    ``values`` is (n, k): one row per question, one column per summed
+    quantity. A resample draws n row indices with replacement; since every
+    statistic here is a function of column sums, each resample is represented
+    by its row counts and its sums are ``counts @ values`` (one matrix product
+    per block of resamples). Blocks bound memory to ``BOOTSTRAP_BLOCK_CELLS``
+    counts (32 MB).
+    Returns (resamples, m).
+    """
+    n = values.shape[0]
+    if n == 0:
+        raise ValueError("cannot bootstrap an empty sample.")
+    block = max(1, BOOTSTRAP_BLOCK_CELLS // n)
+    # Narrow indices draw twice as fast; bincount per row beats one offset bincount
+    # over the block (no 64-bit offset array), measured in bench/compare_speed.py.
+    index_type = np.uint16 if n <= np.iinfo(np.uint16).max + 1 else np.int64
+    results: list[FloatArray] = []
+    for start in range(0, resamples, block):
+        rows = min(block, resamples - start)
+        indices = rng.integers(0, n, size=(rows, n), dtype=index_type)
+        counts = np.empty((rows, n), dtype=np.float64)
+        for row in range(rows):
+            counts[row] = np.bincount(indices[row], minlength=n)
+        results.append(statistic(counts @ values, n))
+    return np.concatenate(results)
+
+
+def percentile_interval(draws: FloatArray, confidence: float = CONFIDENCE) -> Interval:
+    """The bootstrap percentile interval: the central ``confidence`` share of ``draws``."""
+    tail = (1 - confidence) / 2
+    low, high = np.quantile(draws, [tail, 1 - tail])
+    return Interval(float(low), float(high))
+
+
+def bootstrap_p_value(observed: float, draws: FloatArray) -> float:
+    """Two-sided bootstrap p-value of ``observed`` differing from 0.
+
+    With R draws and k of them on the other side of 0 from the observed
+    difference (at 0 or beyond), p = min(1, 2 (k + 1) / (R + 1)); the +1 keeps
+    a finite number of draws from claiming p = 0. An observed difference of
+    exactly 0 has p = 1.
+    """
+    if observed == 0 or math.isnan(observed):
+        return 1.0 if observed == 0 else math.nan
+    other_side = int(np.count_nonzero(draws <= 0 if observed > 0 else draws >= 0))
+    return min(1.0, 2 * (other_side + 1) / (len(draws) + 1))

@@ -1,0 +1,128 @@
+"""TriviaQA's scorer: alias exact match and the official token F1 on the short answer.
+
+Exact match and F1 follow the official TriviaQA evaluation script
+(mandarjoshi90/triviaqa ``evaluation/triviaqa_evaluation.py``): its
+normalization, against ``answer.normalized_aliases``; ``alias_exact_match``
+compares with the raw aliases, ``lm_eval_exact_match`` is
+lm-evaluation-harness 0.4.13's. Own scorer: Inspect's ``exact``/``f1``
+normalize differently from the official script.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    Value,
+    accuracy,
+    mean,
+    metric,
+    scorer,
+    stderr,
+)
+from inspect_ai.solver import TaskState
+
+from benchmarks.runtime.registry_names import also_by_short_name, namespaced
+from benchmarks.scorers.answer_matching import (
+    AnswerExtraction,
+    best_match,
+    extract_short_answer,
+    lm_eval_exact_match,
+    max_token_f1,
+    normalize_answer,
+)
+from benchmarks.scorers.model_outputs import candidate_note
+
+TriviaQAMetric = Literal["normalized_alias_exact_match", "alias_exact_match", "lm_eval_exact_match"]
+
+# metric -> (the alias a prediction matches, or None; which aliases)
+MATCH_RULES: dict[str, tuple[Callable[[str, list[str]], str | None], str]] = {
+    "normalized_alias_exact_match": (
+        lambda answer, aliases: best_match(answer, aliases, normalize_answer),
+        "normalized_aliases",
+    ),
+    "alias_exact_match": (lambda answer, aliases: best_match(answer, aliases, str), "aliases"),
+    "lm_eval_exact_match": (lm_eval_exact_match, "aliases"),
+}
+
+
+@metric(name=namespaced("triviaqa_metrics", __name__))
+def triviaqa_metrics() -> Metric:
+    """``exact_match`` and ``exact_match_stderr``, ``f1``: Inspect's ``accuracy()``,
+    ``stderr()`` and ``mean()`` of those keys of triviaqa_scorer's value dicts.
+
+    One metric over the dicts rather than a metrics dict keyed by value key:
+    for that, Inspect deep-copies every score once per key each time it
+    recomputes the running metrics during a run, about 4,500 Python calls a
+    sample (docs/performance.md).
+    """
+    exact_match, f1 = value_of("exact_match"), value_of("f1")
+    statistics = {
+        "exact_match": accuracy(to_float=exact_match),
+        "exact_match_stderr": stderr(to_float=exact_match),
+        "f1": mean(to_float=f1),
+    }
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return {name: float(statistic(scores)) for name, statistic in statistics.items()}  # type: ignore[arg-type]
+
+    return compute
+
+
+def value_of(key: str) -> Callable[[Value], float]:
+    """The float under ``key`` of a triviaqa_scorer value dict."""
+
+    def to_float(value: Value) -> float:
+        if not isinstance(value, dict) or key not in value:
+            raise ValueError(
+                f"TriviaQA metrics need triviaqa_scorer's value dict with {key!r}, "
+                f"got {value!r:.60}"
+            )
+        return float(value[key])  # type: ignore[arg-type]
+
+    return to_float
+
+
+@also_by_short_name
+@scorer(metrics=[triviaqa_metrics()], name=namespaced("triviaqa_scorer", __name__))
+def triviaqa_scorer(
+    metric: TriviaQAMetric = "normalized_alias_exact_match",
+    answer_extraction: AnswerExtraction = "stop_sequences",
+) -> Scorer:
+    """Alias exact match and official token F1 on the extracted short answer.
+
+    Own scorer: Inspect's ``exact``/``f1`` normalize differently from the
+    official TriviaQA script.
+    """
+    matching_alias, alias_source = MATCH_RULES[metric]
+
+    async def score(state: TaskState, target: Target) -> Score:
+        answer = extract_short_answer(state.output.completion, answer_extraction)
+        normalized_aliases: list[str] = state.metadata["normalized_aliases"]
+        aliases = normalized_aliases if alias_source == "normalized_aliases" else target.target
+        matched = matching_alias(answer, aliases)
+        normalized_answer = normalize_answer(answer)
+        no_reply_metadata, no_reply_explanation = candidate_note(state.output)
+        return Score(
+            value={
+                "exact_match": 1.0 if matched is not None else 0.0,
+                "f1": max_token_f1(answer, normalized_aliases),
+            },
+            answer=answer,
+            # No score metadata repeating the explanation: Inspect deep-copies
+            # each score (per metric key) whenever it updates running metrics.
+            explanation=(
+                no_reply_explanation
+                + f"normalized answer: {normalized_answer!r}; "
+                + (f"matched alias {matched!r}" if matched is not None else "no alias matched")
+            ),
+            metadata=no_reply_metadata or None,
+        )
+
+    return score

@@ -1,0 +1,174 @@
+"""A solver that puts demonstrations before the question: one text, or chat turns.
+
+``fewshot_prompt(demonstrations, template)`` replaces the sample's user message
+with the few-shot prompt:
+
+- one user message (``multiturn=False``): each demonstration's block, a space
+  and its answer, the blocks joined by a blank line, then the question's block
+  (lm-evaluation-harness's completion layout and its ``--fewshot_as_multiturn
+  false``; ``TARGET_DELIMITER``, ``FEWSHOT_DELIMITER``);
+- alternating user and assistant messages ending with the question
+  (``multiturn=True``, its ``--fewshot_as_multiturn`` layout).
+
+A block is ``template`` filled with a demonstration's fields, or for the
+question with ``question`` (the sample's input text) and the sample's metadata.
+Which demonstrations a sample gets: the ids under ``metadata["fewshot"]``, put
+there when the dataset was loaded (the benchmarks here compute draws that
+depend on evaluation order that way), else a draw of ``shots`` by a
+``random.Random`` seeded with ``seed`` and the sample id (from a mapping pool,
+never the sample's own entry), so any task can use the solver on its own. An
+id the pool does not hold is an error, never a silently shorter prompt.
+Messages before the user message (a system message) are kept.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from benchmarks.models.completions_endpoint import sends_one_prompt
+from benchmarks.runtime.registry_names import namespaced
+
+# lm-evaluation-harness's TaskConfig defaults (config/task.py: target_delimiter,
+# fewshot_delimiter), which TriviaQA keeps.
+TARGET_DELIMITER = " "
+FEWSHOT_DELIMITER = "\n\n"
+# The sample metadata key holding the ids of a sample's demonstrations.
+FEWSHOT_KEY = "fewshot"
+
+# A demonstration: the fields its block is filled with, and "answer".
+Demonstration = Mapping[str, str]
+Demonstrations = Mapping[Any, Demonstration] | Sequence[Demonstration]
+
+
+@solver(name=namespaced("fewshot_prompt", __name__))
+def fewshot_prompt(
+    demonstrations: Demonstrations,
+    template: str = "{question}",
+    *,
+    multiturn: bool = False,
+    shots: int = 5,
+    seed: int = 1234,
+) -> Solver:
+    """Demonstrations, then the question, in place of the sample's user message.
+
+    Args:
+        demonstrations: The pool: a sequence (ids are positions) or a mapping
+            from id to a demonstration, each a mapping of the fields
+            ``template`` names and ``answer``.
+        template: Block of one demonstration or question, e.g.
+            ``"Question: {question}\\nAnswer:"``; the question's block is
+            filled with ``question`` (the input text) and the sample metadata.
+        multiturn: Demonstrations as user/assistant turns instead of one text.
+        shots: Demonstrations drawn for a sample whose metadata names none (the
+            benchmarks here pass theirs, drawn while loading with this seed).
+        seed: Seed of those draws (with the sample id: the same sample always
+            gets the same demonstrations).
+    """
+    draw = DemonstrationDraw(demonstrations, shots, seed, "fewshot_prompt")
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        if multiturn and sends_one_prompt(str(state.model)):
+            raise ValueError(
+                f"fewshot_prompt: {state.model} sends one prompt to /v1/completions, and "
+                "demonstrations as chat turns need a chat model: pass "
+                "-T fewshot_as_multiturn=false (for TriviaQA, -T "
+                "profile=lm_eval_0.4.13_completions), or use a chat provider."
+            )
+        drawn = draw(state)
+        pairs = [(template.format(**d), d["answer"]) for d in drawn]
+        question = template.format(**{**state.metadata, "question": state.input_text})
+        replace_user_message(state, fewshot_messages(pairs, question, multiturn=multiturn))
+        return state
+
+    return solve
+
+
+class DemonstrationDraw:
+    """A sample's demonstrations from ``pool``: the ids its metadata names, else
+    ``shots`` drawn by ``seed`` and the sample id."""
+
+    def __init__(self, pool: Demonstrations | None, shots: int, seed: int, solver: str) -> None:
+        if shots < 0:
+            raise ValueError(f"{solver}: shots must be 0 or more, got {shots}")
+        self.pool = pool
+        self.shots = shots
+        self.seed = seed
+        self.solver = solver
+        self._keys: Sequence[Hashable] | None = None
+
+    @property
+    def keys(self) -> Sequence[Hashable]:
+        """The pool's ids in a fixed order (read once, when first drawn from)."""
+        if self._keys is None:
+            # a mapping's keys are ids (a sample may be in it); a sequence's are positions
+            pool = self.pool
+            self._keys = (
+                sorted(pool, key=str) if isinstance(pool, Mapping) else range(len(pool or ()))
+            )
+        return self._keys
+
+    def __call__(self, state: TaskState) -> list[Demonstration]:
+        named = state.metadata.get(FEWSHOT_KEY)
+        ids = self.ids(state) if named is None else list(named)
+        if ids and self.pool is None:
+            raise ValueError(
+                f"{self.solver}: sample {state.sample_id!r} names demonstrations "
+                f"(metadata {FEWSHOT_KEY!r}: {ids}) but the solver has no pool; pass the "
+                "task's demonstrations, or use the task's own prompt solver."
+            )
+        lookup: Any = self.pool
+        try:
+            return [lookup[i] for i in ids]
+        except (KeyError, IndexError):
+            missing = [i for i in ids if not self._holds(i)]
+            raise ValueError(
+                f"{self.solver}: sample {state.sample_id!r} names demonstrations "
+                f"{missing} that the pool of {len(self.pool or ())} does not hold."
+            ) from None
+
+    def ids(self, state: TaskState) -> list[Hashable]:
+        """``shots`` ids drawn for the sample by its id and the seed."""
+        if self.shots == 0:
+            return []
+        keys = self.keys
+        if isinstance(self.pool, Mapping) and state.sample_id in self.pool:
+            keys = [key for key in keys if key != state.sample_id]
+        if self.shots > len(keys):
+            raise ValueError(
+                f"{self.solver}: shots={self.shots} but the pool has {len(keys)} "
+                f"demonstrations for sample {state.sample_id!r}."
+            )
+        return random.Random(f"{self.seed}:{state.sample_id}").sample(keys, self.shots)
+
+    def _holds(self, key: Any) -> bool:
+        if isinstance(self.pool, Mapping):
+            return key in self.pool
+        return isinstance(key, int) and 0 <= key < len(self.pool or ())
+
+
+def fewshot_messages(
+    demonstrations: Sequence[tuple[str, str]], question: str, *, multiturn: bool
+) -> list[ChatMessage]:
+    """One user message holding every block, or user/assistant turns ending with the question."""
+    if not multiturn:
+        blocks = [block + TARGET_DELIMITER + answer for block, answer in demonstrations]
+        return [ChatMessageUser(content=FEWSHOT_DELIMITER.join([*blocks, question]))]
+    messages: list[ChatMessage] = []
+    for block, answer in demonstrations:
+        messages += [ChatMessageUser(content=block), ChatMessageAssistant(content=answer)]
+    messages.append(ChatMessageUser(content=question))
+    return messages
+
+
+def replace_user_message(state: TaskState, messages: list[ChatMessage]) -> None:
+    """Put ``messages`` where the sample's (last) user message is; keep the others."""
+    last = max((i for i, m in enumerate(state.messages) if m.role == "user"), default=None)
+    if last is None:
+        state.messages = [*state.messages, *messages]
+    else:
+        state.messages = [*state.messages[:last], *messages, *state.messages[last + 1 :]]

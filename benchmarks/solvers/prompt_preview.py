@@ -1,0 +1,77 @@
+"""The messages a task's solvers build for a sample, without calling a model.
+
+A sample holds what the data holds (the question, choices, image, target);
+the task's solver chain builds the prompt. ``prompt_messages(task, sample)``
+runs that chain on the sample, as Inspect starts it, up to the first
+``generate`` and returns the messages that would be sent (in a notebook too,
+whose event loop is running):
+
+    from benchmarks.solvers.prompt_preview import prompt_messages
+    from benchmarks.triviaqa import triviaqa
+
+    task = triviaqa(bundled_sample=True)
+    print(prompt_messages(task, task.dataset[0])[-1].text)
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from inspect_ai import Task
+from inspect_ai.dataset import Sample
+from inspect_ai.model import ChatMessage, ModelName
+from inspect_ai.scorer import Target
+from inspect_ai.solver import TaskState
+
+
+class _Generated(Exception):
+    """Raised by the stand-in ``generate``: the prompt is ready."""
+
+    def __init__(self, messages: list[ChatMessage]) -> None:
+        super().__init__("generate reached")
+        self.messages = messages
+
+
+def prompt_messages(task: Task, sample: Sample, model: str = "mockllm/model") -> list[ChatMessage]:
+    """The messages of ``sample`` when ``task``'s solvers first call ``generate``."""
+    from inspect_ai._eval.task.util import sample_messages
+
+    state = TaskState(
+        model=ModelName(model),
+        sample_id=sample.id if sample.id is not None else 0,
+        epoch=1,
+        input=sample.input,
+        messages=sample_messages(sample),
+        target=Target(sample.target),
+        choices=sample.choices,
+        metadata=dict(sample.metadata or {}),
+    )
+
+    async def generate(state: TaskState, *args: Any, **kwargs: Any) -> TaskState:
+        raise _Generated(list(state.messages))
+
+    async def run() -> list[ChatMessage]:
+        try:
+            await task.solver(state, generate)  # type: ignore[arg-type]
+        except _Generated as reached:
+            return reached.messages
+        raise ValueError(f"the solvers of task {task.name!r} never call generate")
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(run())
+    # a running loop (a notebook): run the chain on a loop of its own, in a thread
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, run()).result()
+
+
+def prompt_text(task: Task, sample: Sample) -> str | list[ChatMessage]:
+    """The prompt of ``sample``: its text when it is one user message of text, else the
+    messages (several turns, a system message or images)."""
+    messages = prompt_messages(task, sample)
+    if len(messages) == 1 and messages[0].role == "user" and isinstance(messages[0].content, str):
+        return messages[0].content
+    return messages
