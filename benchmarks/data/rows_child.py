@@ -1,4 +1,4 @@
-"""The child process that reads a split and writes its rows (see ``prepared_rows.py``).
+"""The child process that reads a split and writes its rows (see ``rows.py``).
 
 ``python -m benchmarks.data.rows_child`` reads a job (JSON) on standard input: a
 ``RowsRequest``, the rows file to write and a result file. It loads the split

@@ -1,7 +1,7 @@
 """ScienceQA's rows: checked fields and verified image files, prepared in the child.
 
-The split is read by the child process of ``prepared_rows.py`` in the
-``scienceqa`` shape (``ScienceQAShape``): it checks every row's fields, puts
+The split is read by the rows child (``rows.py``) in this module's shape
+(``ScienceQAShape``): it checks every row's fields, puts
 every image into the verified image cache (``image_cache.py``) and writes the
 rows without their images. The rows are reused as that module says, keyed
 also by the image options, Pillow's version and the image cache's. An image
