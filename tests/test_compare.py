@@ -677,3 +677,11 @@ def test_former_ids_lead_to_the_version_every_profile_runs() -> None:
         if spec.former_versions is not None:
             versions = {spec.task(profile=p, bundled_sample=True).version for p in spec.profiles}
             assert versions == {spec.former_versions.now}, spec.name
+
+
+def test_the_command_line_help_reads_as_written() -> None:
+    from benchmarks.compare.__main__ import parser
+
+    text = parser().format_help()
+    assert "paired differences with 95% intervals" in " ".join(text.split())
+    assert "%%" not in text

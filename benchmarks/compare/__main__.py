@@ -21,7 +21,7 @@ from benchmarks.compare.report import FORMATS
 def parser() -> argparse.ArgumentParser:
     parse = argparse.ArgumentParser(
         prog="python -m benchmarks.compare",
-        description="Compare Inspect logs of the same benchmark: paired differences with 95%% "
+        description="Compare Inspect logs of the same benchmark: paired differences with 95% "
         "intervals and p-values, per category; one log alone: every metric with its interval.",
     )
     parse.add_argument(
