@@ -798,7 +798,8 @@ def test_offline_without_a_cached_copy_says_how_to_supply_the_file(
         "in name resolution\nTo run without network access, download simple_qa_test_set.csv "
         f"on a connected machine (sha256 {sha}) and pass dataset_path=<that file>, or put it "
         f"at {cache / 'simple_qa_test_set.csv'} (the cache directory, set with "
-        "INSPECT_BENCHMARKS_CACHE)."
+        "INSPECT_BENCHMARKS_CACHE); or try the task on the few rows shipped with the package: "
+        "bundled_sample=true."
     )
     assert list(cache.iterdir()) == []
 

@@ -72,7 +72,8 @@ def download_verified(*, what: str, url: str, destination: Path, sha256: str) ->
                     f"To run without network access, download {destination.name} on a "
                     f"connected machine (sha256 {sha256}) and pass dataset_path=<that file>, "
                     f"or put it at {destination} (the cache directory, set with "
-                    f"{CACHE_DIR_ENV})."
+                    f"{CACHE_DIR_ENV}); or try the task on the few rows shipped with the "
+                    f"package: bundled_sample=true."
                 ) from None
         actual = digest.hexdigest()
         if actual != sha256:
