@@ -7,7 +7,7 @@ which ``inspect eval`` accepts anywhere.
 
 from __future__ import annotations
 
-from inspect_ai._util.registry import registry_info
+from inspect_ai.util import registry_info
 
 from benchmarks.catalog import specs
 

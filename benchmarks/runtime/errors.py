@@ -7,10 +7,7 @@ ordinary ``ValueError``s.
 
 from __future__ import annotations
 
-try:
-    from inspect_ai._util.error import PrerequisiteError
-except ImportError:  # a later Inspect without it: a plain exception then
-    PrerequisiteError = Exception  # type: ignore[misc,assignment]
+from benchmarks.runtime.inspect_private import PrerequisiteError
 
 
 class UserInputError(ValueError, PrerequisiteError):

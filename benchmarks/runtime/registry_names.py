@@ -19,11 +19,14 @@ from __future__ import annotations
 import sys
 from typing import TypeVar
 
-try:  # Inspect internals (0.3.285); without them, Inspect's own naming applies
-    from inspect_ai._util.package import get_installed_package_name
-    from inspect_ai._util.registry import _registry, registry_info, registry_key
-except ImportError:  # pragma: no cover - a later Inspect
-    get_installed_package_name = None  # type: ignore[assignment]
+from inspect_ai.util import registry_info
+
+# Inspect internals; without them (None), Inspect's own naming applies
+from benchmarks.runtime.inspect_private import (
+    _registry,
+    get_installed_package_name,
+    registry_key,
+)
 
 PACKAGE = "benchmarks"
 

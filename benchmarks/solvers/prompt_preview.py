@@ -36,7 +36,7 @@ class _Generated(Exception):
 
 def prompt_messages(task: Task, sample: Sample, model: str = "mockllm/model") -> list[ChatMessage]:
     """The messages of ``sample`` when ``task``'s solvers first call ``generate``."""
-    from inspect_ai._eval.task.util import sample_messages
+    from benchmarks.runtime.inspect_private import sample_messages
 
     state = TaskState(
         model=ModelName(model),

@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from inspect_ai._util.format import format_template
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from benchmarks.runtime.inspect_private import format_template
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.solvers.fewshot import DemonstrationDraw, replace_user_message
 from benchmarks.solvers.mcq import option_letters, render_options

@@ -1,0 +1,54 @@
+"""The Inspect internals this package uses, in one place (written against ``inspect_ai`` 0.3.285).
+
+Each name below is private to Inspect (``inspect_ai._...``) and may move in any release;
+every other module imports it from here, so an Inspect upgrade is checked in this one file.
+Where Inspect has a public equivalent the modules use that instead (``registry_info`` and
+``materialize_media`` are public in ``inspect_ai.util``).
+"""
+
+from __future__ import annotations
+
+# sample_messages: a sample's input as the messages Inspect starts a sample with (a string
+# input becomes a user message marked source="input"); a prompt preview must start from
+# exactly those, and no public function builds them.
+from inspect_ai._eval.task.util import sample_messages
+
+# format_template: how Inspect's system_message() formats its template (unknown
+# placeholders kept, ``{{`` read as ``{``); inspect_evals' Winogrande system prompt goes
+# through it, and no public function formats the same way.
+from inspect_ai._util.format import format_template
+
+# registry_params: the arguments a registered metric was created with (bench/ reads a
+# grouped metric's group key); the public registry_info gives its name, not its arguments.
+from inspect_ai._util.registry import registry_params
+
+# PrerequisiteError: the ``inspect`` command prints an error of this class as its message
+# alone, without a traceback; no public class has that effect. A later Inspect without it
+# leaves our errors plain exceptions (a traceback then, the same message).
+try:
+    from inspect_ai._util.error import PrerequisiteError
+except ImportError:  # pragma: no cover - a later Inspect
+    PrerequisiteError = Exception  # type: ignore[misc,assignment]
+
+# get_installed_package_name, _registry, registry_key: whether Inspect will prefix our
+# registered names with "benchmarks/" itself, and registering an object under its short
+# name too (runtime/registry_names.py). The public registry API (inspect_ai.util) creates
+# and describes registered objects but neither tells the prefix nor adds a second name.
+# Without them Inspect's own naming applies (registry_names checks for None).
+try:
+    from inspect_ai._util.package import get_installed_package_name
+    from inspect_ai._util.registry import _registry, registry_key
+except ImportError:  # pragma: no cover - a later Inspect
+    get_installed_package_name = None  # type: ignore[assignment]
+    _registry = None  # type: ignore[assignment]
+    registry_key = None  # type: ignore[assignment]
+
+__all__ = [
+    "PrerequisiteError",
+    "_registry",
+    "format_template",
+    "get_installed_package_name",
+    "registry_key",
+    "registry_params",
+    "sample_messages",
+]
