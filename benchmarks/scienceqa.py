@@ -31,23 +31,20 @@ inspect eval --run-config configs/scienceqa_lmms_eval.yaml --model openai/gpt-4o
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import Sample
-from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
 from inspect_ai.solver import generate
 
-from benchmarks.data.images import ImageDecodeError, ImageFormat
-from benchmarks.data.scienceqa import DATASET, oracle_questions, scienceqa_dataset
-from benchmarks.data.scienceqa_shape import (
-    DATASET_PATH,
-    REQUIRED_COLUMNS,
-    checked_fields,
-    grade_band,
+from benchmarks.data.images import ImageFormat
+from benchmarks.data.scienceqa import (
+    DATASET,
+    offered_letters,
+    oracle_questions,
+    record_to_sample,
+    scienceqa_dataset,
 )
+from benchmarks.data.scienceqa_shape import DATASET_PATH, REQUIRED_COLUMNS, grade_band
 from benchmarks.data.source import DataSource
 from benchmarks.data.split_reader import DataFiles
 from benchmarks.profiles import profile_named
@@ -57,9 +54,8 @@ from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
 from benchmarks.scorers.letters import option_letter_scorer
 from benchmarks.scorers.scienceqa import BREAKDOWNS, scienceqa_metrics
-from benchmarks.solvers.mcq import option_letters
 from benchmarks.solvers.scienceqa import scienceqa_prompt
-from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions
+from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing, OfferedOptions
 
 __all__ = ["DATASET_PATH", "REQUIRED_COLUMNS", "grade_band", "record_to_sample", "scienceqa"]
 Split = Literal["train", "validation", "test"]
@@ -138,7 +134,6 @@ def scienceqa(
     )
     dataset = scienceqa_dataset(
         source,
-        record_to_sample,
         eval_split=eval_split,
         subset=subset,
         num_examples=args.num_examples,
@@ -157,51 +152,6 @@ def scienceqa(
     )
 
 
-def record_to_sample(
-    record: dict[str, Any],
-    sample_id: str,
-    image_file: Callable[[], Path | None] = lambda: None,
-) -> Sample:
-    """One ScienceQA row as a sample: the question, after the image when the row has one;
-    the choices; the hint in the metadata, for ``scienceqa_prompt`` to lay out.
-
-    ``image_file`` gives the row's file in the verified image cache, holding the
-    exact bytes sent: Inspect reads it into the same data URI when the sample
-    starts, while the dataset holds a path (``image_cache.cached_source_image``).
-    """
-    fields = checked_fields(record)
-    choices, hint = fields["choices"], fields["hint"]
-    try:
-        image = image_file()
-    except ImageDecodeError as ex:
-        raise ImageDecodeError(f"field 'image': {ex}") from ex
-    question = fields["question"]
-    sample_input: str | list[ChatMessage] = question
-    if image is not None:
-        sample_input = [
-            ChatMessageUser(content=[ContentImage(image=str(image)), ContentText(text=question)])
-        ]
-    context_type = "IMG" if image is not None else "TXT" if hint else "NO"
-    return Sample(
-        id=sample_id,
-        input=sample_input,
-        choices=choices,
-        target=option_letters(len(choices))[fields["answer"]],
-        metadata={
-            "hint": hint,
-            "has_image": image is not None,
-            "has_hint": bool(hint),
-            "context_type": context_type,
-            "subject": fields["subject"],
-            "grade": fields["grade"],
-            "grade_band": grade_band(fields["grade"]),
-            "topic": fields["topic"],
-            "category": fields["category"],
-            "skill": fields["skill"],
-        },
-    )
-
-
 SPEC = BenchmarkSpec(
     name="scienceqa",
     title="ScienceQA",
@@ -211,7 +161,17 @@ SPEC = BenchmarkSpec(
     compare_metrics=(CompareMetric("accuracy", mean_of="correct"),),
     category_metrics=("accuracy",),
     breakdowns=BREAKDOWNS,
+    order=5,
+    headline="accuracy",
+    listing=Listing(
+        measures="multimodal science multiple choice",
+        default_data="`derek-thomas/ScienceQA` test, 4,241 (2,017 with an image)",
+        reference="lmms-eval 0.7.3 `scienceqa` (LLaVA rule)",
+        metrics="`accuracy` (± stderr), by subject, context, grade band",
+    ),
+    dataset=DATASET,
     oracle=oracle_questions,
+    offered_options=OfferedOptions(offered_letters),
     profiles=PROFILES,
     # 1.1.0 wrote scienceqa_test_12 where 1.2.0 writes test_12 (the viewer's list cut it)
     former_versions=FormerVersions(

@@ -73,7 +73,7 @@ from benchmarks.scorers.simpleqa import (
     simpleqa_task_metrics,
 )
 from benchmarks.solvers.simpleqa import ANSWER_PROMPT_FIELDS, ANSWER_TEMPLATE, candidate_solvers
-from benchmarks.spec import BenchmarkSpec, FormerVersions
+from benchmarks.spec import BenchmarkSpec, FormerVersions, Listing
 
 __all__ = [
     "GRADER_TEMPLATE",
@@ -231,6 +231,16 @@ SPEC = BenchmarkSpec(
     compare_metrics=SIMPLEQA_COMPARE_METRICS,
     category_metrics=("correct", "attempted_accuracy"),
     breakdowns=("topic", "answer_type"),
+    order=2,
+    headline="attempted_accuracy",
+    listing=Listing(
+        measures="short-form factuality and calibration, LLM-judged",
+        default_data="upstream CSV of openai/simple-evals, 4,326",
+        reference="openai/simple-evals `simpleqa_eval.py`; inspect_evals 0.28.0 `simpleqa` "
+        "(original scorer, its paper config) as a profile",
+        metrics="`correct`, `attempted_accuracy`, `f_score`, ... per topic",
+    ),
+    dataset=None,  # not on the Hub: the CSV, checked against its sha256
     oracle=oracle_questions,
     profiles=SIMPLEQA_PROFILES,
     judged=True,

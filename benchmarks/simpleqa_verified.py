@@ -29,14 +29,19 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import Sample
 
-from benchmarks.data.records import field
-from benchmarks.data.simpleqa_verified import boolean, oracle_questions, original_index
-from benchmarks.data.source import DataSource, HubDataset, rows_dataset
+from benchmarks.data.simpleqa_verified import (
+    COLUMNS,
+    DATASET,
+    DATASET_CONFIG,
+    SPLIT,
+    oracle_questions,
+    record_to_sample,
+)
+from benchmarks.data.source import DataSource, rows_dataset
 from benchmarks.data.split_reader import DataFiles
 from benchmarks.profiles import PROFILE_SENTINEL, profile_named
-from benchmarks.profiles.simpleqa import (
+from benchmarks.profiles.simpleqa_verified import (
     VERIFIED_PROFILES,
     VerifiedGradeParse,
     VerifiedProfileName,
@@ -58,28 +63,10 @@ from benchmarks.scorers.simpleqa_verified import (
     simpleqa_verified_scorer,
     verified_metrics,
 )
-from benchmarks.spec import BenchmarkSpec, FormerVersions
+from benchmarks.spec import BenchmarkSpec, FormerVersions, Listing
 
 __all__ = ["record_to_sample", "simpleqa_verified", "simpleqa_verified_scorer"]
 TASK = "simpleqa_verified"
-DATASET = HubDataset(
-    "google/simpleqa-verified",
-    revision="0dc97e0d28d8233463e005cdc4475cc2a13ba2dc",
-    pinned_by="public evaluation code pinning this commit with the sha256 of its "
-    "simpleqa_verified.csv (b5db2115...); the search index that found it names no repository",
-)
-DATASET_CONFIG = "simpleqa_verified"
-SPLIT = "eval"
-COLUMNS = (
-    "original_index",
-    "problem",
-    "answer",
-    "topic",
-    "answer_type",
-    "multi_step",
-    "requires_reasoning",
-    "urls",
-)
 
 
 @task(
@@ -206,23 +193,6 @@ def simpleqa_verified(
     )
 
 
-def record_to_sample(record: dict[str, Any]) -> Sample:
-    """One question; its id is ``original_index``, its row in SimpleQA."""
-    metadata: dict[str, Any] = {
-        "original_index": original_index(record),
-        "topic": field(record, "topic", str),
-        "answer_type": field(record, "answer_type", str),
-        "multi_step": boolean(record, "multi_step"),
-        "requires_reasoning": boolean(record, "requires_reasoning"),
-        "urls": field(record, "urls", str),
-    }
-    problem, answer = field(record, "problem", str), field(record, "answer", str)
-    for name, value in (("problem", problem), ("answer", answer)):
-        if not value.strip():
-            raise ValueError(f"field {name!r} is empty")
-    return Sample(id=metadata["original_index"], input=problem, target=answer, metadata=metadata)
-
-
 SPEC = BenchmarkSpec(
     name="simpleqa_verified",
     title="SimpleQA Verified",
@@ -232,6 +202,18 @@ SPEC = BenchmarkSpec(
     compare_metrics=SIMPLEQA_COMPARE_METRICS,
     category_metrics=("correct", "attempted_accuracy"),
     breakdowns=BREAKDOWNS,
+    order=3,
+    headline="f1",
+    listing=Listing(
+        measures="the same, on 1,000 re-checked questions",
+        default_data="`google/simpleqa-verified` `eval`, 1,000, or the Kaggle CSV",
+        reference="DeepMind's Kaggle starter code (grade parse); `-T grader_prompt=paper` "
+        "(default: the profile's, `simple_evals`): the paper's autorater prompt; inspect_evals "
+        "0.28.0 `simpleqa_verified` as a profile",
+        metrics="`f1`, `correct`, `attempted_accuracy`, ... per topic, answer type, multi-step, "
+        "reasoning",
+    ),
+    dataset=DATASET,
     oracle=oracle_questions,
     profiles=VERIFIED_PROFILES,
     judged=True,

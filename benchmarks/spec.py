@@ -1,9 +1,11 @@
-"""What each benchmark declares once: its task, its scores, its breakdowns, its offline rule.
+"""What each benchmark declares once: its task, its scores, its data, its offline rules.
 
-Every ``benchmarks/<name>.py`` ends with a ``SPEC = BenchmarkSpec(...)``, and
-``benchmarks.catalog`` lists the modules. The registry (task names and the
-hint for a misspelled one), the offline models (which bundled questions they
-know), ``benchmarks.compare`` (value keys, metrics, breakdowns) and the tests
+Every ``benchmarks/<name>.py`` ends with a ``SPEC = BenchmarkSpec(...)``;
+``benchmarks.catalog`` finds them (every top-level module of the package that
+defines one). The registry (task names and the hint for a misspelled one), the
+offline models (which bundled questions they know, which prompts offer
+options), ``benchmarks.compare`` (value keys, metrics, breakdowns), the tables
+of the README and the docs (``python -m tests.docs_tables``) and the tests
 read the specs; nothing else lists the benchmarks.
 """
 
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from inspect_ai import Task
 
+    from benchmarks.data.source import HubDataset
     from benchmarks.profiles import Profile
 
 FloatArray = Any  # numpy arrays, without importing numpy here
@@ -78,6 +81,26 @@ OracleRule = Callable[[Mapping[str, str]], list[KnownQuestion]]
 
 
 @dataclass(frozen=True)
+class OfferedOptions:
+    """How the offline random model tells this benchmark's multiple-choice prompt and
+    answers it: ``letters`` gives the option letters a prompt offers (none: not such a
+    prompt); the reply is ``reply`` with ``{letter}`` one of them, drawn at random."""
+
+    letters: Callable[[str], list[str]]
+    reply: str = "{letter}"
+
+
+@dataclass(frozen=True)
+class Listing:
+    """The benchmark's row in the README's table of benchmarks (markdown cells)."""
+
+    measures: str
+    default_data: str
+    reference: str
+    metrics: str
+
+
+@dataclass(frozen=True)
 class BenchmarkSpec:
     """One benchmark, as the rest of the package and the tests know it.
 
@@ -94,7 +117,15 @@ class BenchmarkSpec:
         category_metrics: Those of ``compare_metrics`` also reported per
             category of each field of ``breakdowns``.
         breakdowns: Sample metadata fields the metrics are broken down by.
+        order: Place in every listing (``python -m benchmarks``, the docs' tables).
+        headline: The first metric of a run: the number the docs page calls the
+            headline, the viewer's Score column.
+        listing: The README's row (what it measures, its data, its reference).
+        dataset: The default data, a Hub dataset at its pinned revision (None: not on
+            the Hub; docs/offline.md lists the revisions).
         oracle: The offline oracle's rule for the bundled sample.
+        offered_options: How the offline random model tells this benchmark's
+            multiple-choice prompts (None: it asks for free text).
         profiles: The reference profiles, by name (``profile=``).
         judged: Graded by the SimpleQA judge (judge agreement applies).
         former_versions: Earlier task versions ``benchmarks.compare`` reads as the
@@ -109,7 +140,12 @@ class BenchmarkSpec:
     compare_metrics: tuple[CompareMetric, ...]
     category_metrics: tuple[str, ...]
     breakdowns: tuple[str, ...]
+    order: int
+    headline: str
+    listing: Listing
+    dataset: HubDataset | None
     oracle: OracleRule
+    offered_options: OfferedOptions | None = None
     profiles: Mapping[str, Profile] = field(default_factory=dict)
     judged: bool = False
     other_scorers: tuple[str, ...] = ()
@@ -124,3 +160,9 @@ class BenchmarkSpec:
     @property
     def docs_page(self) -> str:
         return f"docs/{self.name}.md"
+
+    @property
+    def bundled_sample(self) -> str:
+        """The folder of the bundled sample: its rows, and ``SOURCE.md`` (its provenance and
+        licence)."""
+        return f"benchmarks/data/samples/{self.name}"

@@ -47,13 +47,16 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import Sample
 from inspect_ai.solver import generate
 
-from benchmarks.data.records import field, string_list
-from benchmarks.data.source import DataSource, HubDataset
+from benchmarks.data.source import DataSource
 from benchmarks.data.split_reader import DataFiles
-from benchmarks.data.triviaqa import check_splits, oracle_questions, triviaqa_data
+from benchmarks.data.triviaqa import (
+    DATASET,
+    check_splits,
+    oracle_questions,
+    triviaqa_data,
+)
 from benchmarks.models.completions_endpoint import generate_from_token_ids
 from benchmarks.profiles import profile_named
 from benchmarks.profiles.triviaqa import (
@@ -70,14 +73,8 @@ from benchmarks.scorers.answer_matching import STOP_SEQUENCES, AnswerExtraction
 from benchmarks.scorers.triviaqa import TriviaQAMetric, triviaqa_scorer
 from benchmarks.solvers.fewshot import fewshot_prompt
 from benchmarks.solvers.triviaqa import block_template
-from benchmarks.spec import BenchmarkSpec, CompareMetric
+from benchmarks.spec import BenchmarkSpec, CompareMetric, Listing
 
-DATASET = HubDataset(
-    "mandarjoshi/trivia_qa",
-    revision="0f7faf33a3908546c6fd5b73a660e0f8ff173c2f",
-    pinned_by="huggingface/smollm (text/evaluation/smollm2/tasks.py) and "
-    "Aleph-Alpha-Research/eval-framework (hf-dataset-revisions.json)",
-)
 Split = Literal["train", "validation", "test"]
 EVIDENCE_MAX_CHARS = 4000
 RENAMED_VALUES = {
@@ -180,7 +177,6 @@ def triviaqa(
     data = triviaqa_data(
         source,
         settings,
-        record_to_sample,
         fewshot_split=fewshot_split,
         eval_split=eval_split,
         num_examples=args.num_examples,
@@ -220,21 +216,6 @@ def triviaqa(
     )
 
 
-def record_to_sample(record: dict[str, Any]) -> Sample:
-    """One question: its text, its aliases as the target, the normalized aliases."""
-    answer = field(record, "answer", dict)
-    aliases = string_list(answer, "aliases", label="answer.aliases")
-    normalized_aliases = string_list(
-        answer, "normalized_aliases", label="answer.normalized_aliases"
-    )
-    return Sample(
-        id=field(record, "question_id", str),
-        input=field(record, "question", str),
-        target=aliases,
-        metadata={"normalized_aliases": normalized_aliases, "answer_type": answer.get("type")},
-    )
-
-
 SPEC = BenchmarkSpec(
     name="triviaqa",
     title="TriviaQA",
@@ -247,6 +228,17 @@ SPEC = BenchmarkSpec(
     ),
     category_metrics=("exact_match", "f1"),
     breakdowns=("answer_type",),
+    order=1,
+    headline="exact_match",
+    listing=Listing(
+        measures="closed-book factual recall, 5-shot",
+        default_data="`mandarjoshi/trivia_qa` `rc.wikipedia.nocontext` validation, 7,993",
+        reference="official TriviaQA normalization and F1; lm-evaluation-harness 0.4.13 as "
+        "profiles (chat models; base models over the completions endpoint, as text or "
+        "token ids)",
+        metrics="`exact_match` (± stderr), `f1`",
+    ),
+    dataset=DATASET,
     oracle=oracle_questions,
     profiles=PROFILES,
 )

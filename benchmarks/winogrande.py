@@ -37,16 +37,21 @@ inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T profile=insp
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 from inspect_ai.solver import generate
 
-from benchmarks.data.samples import jsonl_records
-from benchmarks.data.source import DataSource, HubDataset, rows_dataset
+from benchmarks.data.source import DataSource, rows_dataset
 from benchmarks.data.split_reader import DataFiles
+from benchmarks.data.winogrande import (
+    COLUMNS,
+    DATASET,
+    offered_letters,
+    oracle_questions,
+    record_to_sample,
+)
 from benchmarks.profiles import profile_named
 from benchmarks.profiles.winogrande import (
     PROFILES,
@@ -68,26 +73,13 @@ from benchmarks.runtime.task_parameters import (
 from benchmarks.scorers.letters import option_letter_scorer
 from benchmarks.scorers.loglikelihood import LoglikelihoodRequest
 from benchmarks.solvers.fewshot import FEWSHOT_KEY
-from benchmarks.solvers.winogrande import (
-    ANSWER_LETTERS,
-    WinograndeDemonstrations,
-    question_prompt,
-    read_question,
-)
+from benchmarks.solvers.winogrande import WinograndeDemonstrations, question_prompt
 
 # the evalscope-format prompt solver, for chains of one's own (examples/custom_chain.py)
 from benchmarks.solvers.winogrande import winogrande_prompt as winogrande_prompt
-from benchmarks.solvers.winogrande_loglikelihood import (
-    loglikelihood_task,
-    read_sentence,
-)
-from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, KnownQuestion
+from benchmarks.solvers.winogrande_loglikelihood import loglikelihood_task
+from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing, OfferedOptions
 
-DATASET = HubDataset(
-    "allenai/winogrande",
-    revision="01e74176c63542e6b0bcb004dcdea22d94fb67b5",
-    pinned_by="inspect_evals 0.28.0 (winogrande/winogrande.py)",
-)
 Config = Literal[
     "winogrande_xs",
     "winogrande_s",
@@ -98,7 +90,6 @@ Config = Literal[
 ]
 EvalSplit = Literal["validation", "train"]
 FEWSHOT_SPLIT = "train"
-COLUMNS = ("sentence", "option1", "option2", "answer")
 
 
 @task(
@@ -237,31 +228,6 @@ def winogrande(
     )
 
 
-def record_to_sample(record: dict[str, Any], sample_id: str) -> Sample:
-    """One question: the sentence, its two options, the target letter."""
-    sentence, options, letter = read_question(record)
-    return Sample(id=sample_id, input=sentence, choices=options, target=letter, metadata={})
-
-
-def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
-    """The bundled questions: known by the sentence and both options; answered as asked (by
-    log-likelihood: the sentence with the right option put in is the likely one)."""
-    questions = []
-    for row in jsonl_records(files["validation"]):
-        before, after, options, gold = read_sentence(row)
-        # the sentence's text on each side of the blank, found whether the prompt keeps the
-        # `_` or writes it `[BLANK]` (prompt_format=inspect_evals); the longer first (ranked)
-        parts = sorted((p for p in row["sentence"].split("_") if p.strip()), key=len, reverse=True)
-        questions.append(
-            KnownQuestion(
-                (*parts, row["option1"], row["option2"]),
-                f"ANSWER: {ANSWER_LETTERS[row['answer']]}",
-                likely=f"{before}{options[gold]} {after}",
-            )
-        )
-    return questions
-
-
 SPEC = BenchmarkSpec(
     name="winogrande",
     title="Winogrande",
@@ -272,7 +238,19 @@ SPEC = BenchmarkSpec(
     compare_metrics=(CompareMetric("accuracy", mean_of="correct"),),
     category_metrics=(),
     breakdowns=(),
+    order=4,
+    headline="accuracy",
+    listing=Listing(
+        measures="commonsense pronoun resolution, 0-shot two-choice",
+        default_data="`allenai/winogrande` validation, 1,267",
+        reference="evalscope 1.14.1 `winogrande`; inspect_evals 0.28.0 `winogrande` (5-shot, "
+        "system message) and lm-evaluation-harness 0.4.13 `winogrande` by log-likelihood as "
+        "profiles (base models: `local-completions`, `gguf`; 0- or 5-shot)",
+        metrics="`accuracy` (± stderr), `parse_failure_rate` (generative)",
+    ),
+    dataset=DATASET,
     oracle=oracle_questions,
+    offered_options=OfferedOptions(offered_letters, reply="ANSWER: {letter}"),
     profiles=PROFILES,
     # 1.2.0 (generative) and 1.3.0 (log-likelihood) wrote winogrande_xl_validation_12 where
     # 1.4.0 writes validation_12 (the viewer's list cut it; the config is the dataset's name);

@@ -1,16 +1,19 @@
 """ScienceQA's dataset: the pinned Hub dataset, the lazy dataset a task evaluates (built
 from the rows the child process prepares, ``scienceqa_rows``: checked fields, verified
-image files), and the bundled questions the offline oracle answers."""
+image files), a row as a sample, and the offline models' rules (the bundled questions
+the oracle answers, the lettered option lines the random model picks from)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.dataset import Sample
+from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
 
-from benchmarks.data.images import ImageFormat
+from benchmarks.data.images import ImageDecodeError, ImageFormat
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.samples import parquet_records
 from benchmarks.data.scienceqa_shape import (
@@ -19,6 +22,8 @@ from benchmarks.data.scienceqa_shape import (
     REQUIRED_COLUMNS,
     SCIENCEQA_SHAPE,
     PreparedDataset,
+    checked_fields,
+    grade_band,
     image_options,
     subset_rows,
 )
@@ -29,16 +34,15 @@ from benchmarks.spec import KnownQuestion
 DATASET = HubDataset(
     DATASET_PATH,
     revision=DATASET_REVISION,
-    pinned_by="apple/embedding-atlas (docs/examples/datasets.js: its train file and sha256)",
+    pinned_by="apple/embedding-atlas (`packages/docs/examples/datasets.js`, with the sha256 "
+    "of its train file, `62c90a28e3fb1bc0ad7bbcab1ac62b483ae6758291a655944d8f494bf6445745`)",
 )
-
-# ``record_to_sample(record, sample_id, image_file)`` of the task module.
-RecordToSample = Callable[[dict[str, Any], str, Callable[[], Path | None]], Sample]
+# An option line of either prompt format: "(A) ..." (default) or "A. ..." (lmms_eval)
+OPTION_LINE = re.compile(r"^(?:\(([A-Z])\)|([A-Z])[.)]) ", re.MULTILINE)
 
 
 def scienceqa_dataset(
     source: DataSource,
-    record_to_sample: RecordToSample,
     *,
     eval_split: str,
     subset: str,
@@ -75,3 +79,53 @@ def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
         )
         for r in records
     ]
+
+
+def offered_letters(prompt: str) -> list[str]:
+    """The letters of the prompt's option lines (none: another kind of prompt)."""
+    return [a or b for a, b in OPTION_LINE.findall(prompt)]
+
+
+def record_to_sample(
+    record: dict[str, Any],
+    sample_id: str,
+    image_file: Callable[[], Path | None] = lambda: None,
+) -> Sample:
+    """One ScienceQA row as a sample: the question, after the image when the row has one;
+    the choices; the hint in the metadata, for ``scienceqa_prompt`` to lay out.
+
+    ``image_file`` gives the row's file in the verified image cache, holding the
+    exact bytes sent: Inspect reads it into the same data URI when the sample
+    starts, while the dataset holds a path (``image_cache.cached_source_image``).
+    """
+    fields = checked_fields(record)
+    choices, hint = fields["choices"], fields["hint"]
+    try:
+        image = image_file()
+    except ImageDecodeError as ex:
+        raise ImageDecodeError(f"field 'image': {ex}") from ex
+    question = fields["question"]
+    sample_input: str | list[ChatMessage] = question
+    if image is not None:
+        sample_input = [
+            ChatMessageUser(content=[ContentImage(image=str(image)), ContentText(text=question)])
+        ]
+    context_type = "IMG" if image is not None else "TXT" if hint else "NO"
+    return Sample(
+        id=sample_id,
+        input=sample_input,
+        choices=choices,
+        target=option_letters(len(choices))[fields["answer"]],
+        metadata={
+            "hint": hint,
+            "has_image": image is not None,
+            "has_hint": bool(hint),
+            "context_type": context_type,
+            "subject": fields["subject"],
+            "grade": fields["grade"],
+            "grade_band": grade_band(fields["grade"]),
+            "topic": fields["topic"],
+            "category": fields["category"],
+            "skill": fields["skill"],
+        },
+    )

@@ -1,5 +1,6 @@
-"""TriviaQA's rows: what the child process keeps of each split, the few-shot draws,
-and the dataset a task evaluates.
+"""TriviaQA's rows: the pinned Hub dataset, what the child process keeps of each split,
+the few-shot draws, the dataset a task evaluates (a row as a sample) and the bundled
+questions the offline oracle answers.
 
 The splits are read in the child process of ``prepared_rows`` in two shapes
 that keep only what a sample or a demonstration needs (a train row's answer
@@ -15,7 +16,7 @@ kept with each sample as row ids under ``metadata["fewshot"]``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,10 +24,11 @@ from inspect_ai.dataset import Sample
 
 from benchmarks.data.fewshot_draws import IdenticalRows, LmEvalDraws, SeededDraws
 from benchmarks.data.lazy_dataset import LazyDataset
+from benchmarks.data.records import field, string_list
 from benchmarks.data.rows import PreparedColumns, PreparedRows
 from benchmarks.data.rows_request import ROW_HASH, RowsRequest
 from benchmarks.data.samples import jsonl_records
-from benchmarks.data.source import DataSource, rows_dataset
+from benchmarks.data.source import DataSource, HubDataset, rows_dataset
 from benchmarks.data.split_reader import LoadedSplit
 from benchmarks.profiles.triviaqa import TriviaQAProfile
 from benchmarks.runtime.task_parameters import fail
@@ -38,6 +40,13 @@ from benchmarks.solvers.triviaqa import (
 )
 from benchmarks.spec import KnownQuestion
 
+DATASET = HubDataset(
+    "mandarjoshi/trivia_qa",
+    revision="0f7faf33a3908546c6fd5b73a660e0f8ff173c2f",
+    pinned_by="huggingface/smollm (`text/evaluation/smollm2/tasks.py`) and "
+    "Aleph-Alpha-Research/eval-framework (`hf-dataset-revisions.json`, for "
+    "`rc.wikipedia.nocontext`)",
+)
 EVIDENCE_COLUMNS = ("entity_pages", "search_results")
 QUESTION_COLUMNS = ("question", "question_id", "answer")
 DEMONSTRATION_COLUMNS = ("question", "answer")
@@ -59,7 +68,6 @@ class TriviaQAData:
 def triviaqa_data(
     source: DataSource,
     settings: TriviaQAProfile,
-    record_to_sample: Callable[[dict[str, Any]], Sample],
     *,
     fewshot_split: str,
     eval_split: str,
@@ -234,3 +242,18 @@ def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
         reply = whole[0] if whole else answer["value"]
         questions.append(KnownQuestion((f"Question: {record['question']}",), reply))
     return questions
+
+
+def record_to_sample(record: dict[str, Any]) -> Sample:
+    """One question: its text, its aliases as the target, the normalized aliases."""
+    answer = field(record, "answer", dict)
+    aliases = string_list(answer, "aliases", label="answer.aliases")
+    normalized_aliases = string_list(
+        answer, "normalized_aliases", label="answer.normalized_aliases"
+    )
+    return Sample(
+        id=field(record, "question_id", str),
+        input=field(record, "question", str),
+        target=aliases,
+        metadata={"normalized_aliases": normalized_aliases, "answer_type": answer.get("type")},
+    )

@@ -9,7 +9,8 @@
   bundled sample scores 100 %. A question it does not know gets an empty reply
   (scored as wrong), and a warning says so once.
 - ``benchmarks/random`` is a seeded random baseline: a random option letter
-  for multiple-choice prompts, a random grade as a judge, and otherwise a
+  for multiple-choice prompts (as each benchmark's spec tells them,
+  ``offered_options``), a random grade as a judge, and otherwise a
   random answer from the bundled answers. The reply depends only on the prompt
   and the seed (``-M seed=N``, default 0), so reruns reproduce it.
 
@@ -43,7 +44,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from benchmarks.data.samples import bundled_data_files
 from benchmarks.runtime.errors import UserInputError
-from benchmarks.spec import KnownQuestion
+from benchmarks.spec import KnownQuestion, OfferedOptions
 
 MODELS = ("oracle", "random")
 DEFAULT_CONFIG = GenerateConfig()
@@ -56,8 +57,6 @@ GRADER_FIELDS = re.compile(
     r"Gold target: (?P<target>[^\n]*)\nPredicted answer: (?P<predicted>.*?)(?:\n```|\n'''|\Z)",
     re.DOTALL,
 )
-LETTERS_OFFERED = re.compile(r"is one of ((?:[A-Z],)*[A-Z])\.")
-OPTION_LINE = re.compile(r"^(?:\(([A-Z])\)|([A-Z])[.)]) ", re.MULTILINE)
 DONT_KNOW = ("", "i dont know", "i do not know", "not sure")  # after _comparable()
 
 
@@ -189,12 +188,10 @@ def random_reply(prompt: str, seed: int) -> str:
     rng = random.Random(hashlib.sha256(f"{seed}\0{prompt}".encode()).digest())
     if grader_fields(prompt) is not None:
         return rng.choice("ABC")
-    offered = LETTERS_OFFERED.search(prompt)
-    if offered is not None:  # Winogrande's "ANSWER: [LETTER]" instruction
-        return f"ANSWER: {rng.choice(offered.group(1).split(','))}"
-    options = [a or b for a, b in OPTION_LINE.findall(prompt)]
-    if options:  # ScienceQA's lettered option lines
-        return rng.choice(options)
+    for options in multiple_choice_rules():
+        letters = options.letters(prompt)
+        if letters:
+            return options.reply.format(letter=rng.choice(letters))
     return rng.choice(bundled_free_text_answers())
 
 
@@ -242,6 +239,15 @@ def known_questions() -> tuple[KnownQuestion, ...]:
     for name, spec in specs().items():
         questions += spec.oracle(bundled_data_files(name))
     return tuple(questions)
+
+
+@functools.cache
+def multiple_choice_rules() -> tuple[OfferedOptions, ...]:
+    """How each multiple-choice benchmark's prompts look, in the specs' order (the first
+    that finds letters in a prompt answers it)."""
+    from benchmarks.catalog import specs
+
+    return tuple(s.offered_options for s in specs().values() if s.offered_options is not None)
 
 
 @functools.cache

@@ -1,4 +1,4 @@
-"""SimpleQA's and SimpleQA Verified's reference profiles."""
+"""SimpleQA's reference profiles."""
 
 from __future__ import annotations
 
@@ -8,13 +8,11 @@ from typing import Literal
 from inspect_ai.model import GenerateConfig
 
 from benchmarks.profiles import Profile
-from benchmarks.scorers.judge_prompt import SimpleQAGraderPrompt, VerifiedGraderPrompt
+from benchmarks.scorers.judge_prompt import SimpleQAGraderPrompt
 
 SimpleQAGradeParse = Literal["strict", "official", "inspect_evals_strict"]
-VerifiedGradeParse = Literal["strict", "official", "verified_starter", "inspect_evals_strict"]
 Draw = Literal["first", "random0"]
 ProfileName = Literal["paper", "simple_evals_ee3b031", "inspect_evals_0.28.0"]
-VerifiedProfileName = Literal["default", "kaggle_starter", "inspect_evals_0.28.0"]
 
 # OPENAI_SYSTEM_MESSAGE_API, sampler/chat_completion_sampler.py:9 of simple-evals.
 SIMPLE_EVALS_SYSTEM_MESSAGE = "You are a helpful assistant."
@@ -35,17 +33,6 @@ class SimpleQAProfile(Profile):
     grader_max_tokens: int | None = 1024
     grade_parse: SimpleQAGradeParse = "strict"
     draw: Draw = "first"
-
-
-@dataclass(frozen=True)
-class SimpleQAVerifiedProfile(Profile):
-    """SimpleQA Verified's switches: the judge's prompt, settings and parse (None: the
-    grader's own setting, as the starter code sends none)."""
-
-    grader_prompt: VerifiedGraderPrompt = "simple_evals"
-    grader_temperature: float | None = None
-    grader_max_tokens: int | None = None
-    grade_parse: VerifiedGradeParse = "strict"
 
 
 SIMPLEQA_PROFILES: dict[str, SimpleQAProfile] = {
@@ -89,36 +76,6 @@ SIMPLEQA_PROFILES: dict[str, SimpleQAProfile] = {
         generate=CANDIDATE,
         grader_prompt="inspect_evals",
         grader_max_tokens=None,
-        grade_parse="inspect_evals_strict",
-    ),
-}
-
-VERIFIED_PROFILES: dict[str, SimpleQAVerifiedProfile] = {
-    "default": SimpleQAVerifiedProfile(
-        name="default",
-        reference="the starter code's request (the simple-evals template, no judge settings) "
-        "with a strict parse of the judge's reply",
-        proof=None,
-    ),
-    "kaggle_starter": SimpleQAVerifiedProfile(
-        name="kaggle_starter",
-        reference="DeepMind's Kaggle notebook 'SimpleQA Verified Benchmark Starter Code': "
-        "its judge request and reply parse (restated, not run here)",
-        proof=None,
-        grade_parse="verified_starter",
-    ),
-    # inspect_evals 0.28.0 `simpleqa_verified -T scorer=original` with its
-    # paper_config/simpleqa_verified.yaml: candidate temperature 1.0 and max_tokens 2048, the
-    # grader role's temperature 1.0 only; its transcription of the paper's Appendix A prompt.
-    "inspect_evals_0.28.0": SimpleQAVerifiedProfile(
-        name="inspect_evals_0.28.0",
-        reference="inspect_evals 0.28.0 `simpleqa_verified` with `-T scorer=original` and its "
-        "paper_config/simpleqa_verified.yaml (bind its judge, gpt-4.1-2025-04-14, to the "
-        "grader role; `-T grade_parse=official` for its grade_parse=paper)",
-        proof="tests/peers/test_inspect_evals_simpleqa.py",
-        generate=GenerateConfig(temperature=1.0, max_tokens=2048),
-        grader_prompt="inspect_evals",
-        grader_temperature=1.0,
         grade_parse="inspect_evals_strict",
     ),
 }

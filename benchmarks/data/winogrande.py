@@ -1,0 +1,60 @@
+"""Winogrande's data: the pinned Hub dataset, the columns a question needs, a row as a
+sample, and the offline models' rules (the bundled questions the oracle answers, the
+prompts the random model answers with a letter)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from inspect_ai.dataset import Sample
+
+from benchmarks.data.samples import jsonl_records
+from benchmarks.data.source import HubDataset
+from benchmarks.solvers.winogrande import ANSWER_LETTERS, read_question
+from benchmarks.solvers.winogrande_loglikelihood import read_sentence
+from benchmarks.spec import KnownQuestion
+
+DATASET = HubDataset(
+    "allenai/winogrande",
+    revision="01e74176c63542e6b0bcb004dcdea22d94fb67b5",
+    pinned_by="inspect_evals 0.28.0 (`winogrande/winogrande.py`) and "
+    "Aleph-Alpha-Research/eval-framework",
+)
+COLUMNS = ("sentence", "option1", "option2", "answer")
+# "... where LETTER is one of A,B." in evalscope's template and in Inspect's
+# multiple_choice() template (prompt_format=inspect_evals)
+LETTERS_OFFERED = re.compile(r"is one of ((?:[A-Z],)*[A-Z])\.")
+
+
+def record_to_sample(record: dict[str, Any], sample_id: str) -> Sample:
+    """One question: the sentence, its two options, the target letter."""
+    sentence, options, letter = read_question(record)
+    return Sample(id=sample_id, input=sentence, choices=options, target=letter, metadata={})
+
+
+def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
+    """The bundled questions: known by the sentence and both options; answered as asked (by
+    log-likelihood: the sentence with the right option put in is the likely one)."""
+    questions = []
+    for row in jsonl_records(files["validation"]):
+        before, after, options, gold = read_sentence(row)
+        # the sentence's text on each side of the blank, found whether the prompt keeps the
+        # `_` or writes it `[BLANK]` (prompt_format=inspect_evals); the longer first (ranked)
+        parts = sorted((p for p in row["sentence"].split("_") if p.strip()), key=len, reverse=True)
+        questions.append(
+            KnownQuestion(
+                (*parts, row["option1"], row["option2"]),
+                f"ANSWER: {ANSWER_LETTERS[row['answer']]}",
+                likely=f"{before}{options[gold]} {after}",
+            )
+        )
+    return questions
+
+
+def offered_letters(prompt: str) -> list[str]:
+    """The letters the prompt's ``ANSWER: [LETTER]`` instruction offers (none: another
+    kind of prompt)."""
+    offered = LETTERS_OFFERED.search(prompt)
+    return offered.group(1).split(",") if offered is not None else []
