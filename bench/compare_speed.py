@@ -37,7 +37,9 @@ from bench.scripted import constant_model
 from benchmarks.compare import analysis
 from benchmarks.compare.analysis import Settings
 from benchmarks.compare.api import compare_logs, pair
-from benchmarks.compare.logs import check_same_questions, logs_by_task, read_samples, score_table
+from benchmarks.compare.comparability import check_same_questions
+from benchmarks.compare.logs import logs_by_task, read_samples
+from benchmarks.compare.score_tables import score_table
 
 OUT_DIR = Path(__file__).resolve().parent / "out"
 TARGET_SECONDS = 5.0

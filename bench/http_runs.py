@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.measure import Spec
+from bench.workloads import Case
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
@@ -173,7 +173,7 @@ def inspect_eval(
     task: str,
     task_config: dict[str, Any],
     key: str,
-    spec: Spec,
+    spec: Case,
     options: Sequence[str],
     env: dict[str, str],
 ) -> dict[str, Any]:

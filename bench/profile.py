@@ -85,15 +85,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     from inspect_ai import eval as inspect_eval
 
+    from bench.case_tasks import LIMIT, bare_task, make_task, models
     from bench.generate_data import generate
-    from bench.measure import LIMIT, SPECS, bare_task, make_task, models
+    from bench.workloads import case
 
     generate(data_dir)
     args.out.mkdir(parents=True, exist_ok=True)
     keys = args.benchmark or ["triviaqa"]
 
     def construct_triviaqa() -> None:
-        task = make_task(SPECS["triviaqa"], data_dir)
+        task = make_task(case("triviaqa"), data_dir)
         for _ in task.dataset:
             pass
 
@@ -108,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise RuntimeError(f"eval ended {log.status}: {log.error}")
 
         for key in keys:
-            spec = SPECS[key]
+            spec = case(key)
             model, roles = models(spec)
             samples = list(make_task(spec, data_dir).dataset[0 : args.samples])
             run(make_task(spec, data_dir), model, roles, LIMIT)  # warm-up

@@ -3,8 +3,9 @@
 Generates the full-size datasets if needed, then measures, each in fresh
 child processes (``bench.measure``): task construction (full and limit=10),
 end-to-end time per sample against a bare Inspect task, scorer throughput and
-ScienceQA image costs. Prints a markdown report and writes it, with the raw
-numbers as JSON, under ``bench/out/``.
+ScienceQA image costs, for every case of every benchmark's workload
+(``bench/workloads``). Prints a markdown report (``bench.run_report``) and
+writes it, with the raw numbers as JSON, under ``bench/out/``.
 """
 
 from __future__ import annotations
@@ -12,445 +13,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
-import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from bench.case_tasks import LIMIT
+from bench.child_runs import machine, python_startup, run_child, summarize_construct
 from bench.generate_data import DATA_DIR, default_seed_dir, generate
-from bench.measure import LIMIT, RESULT_MARKER, SPECS
+from bench.run_report import report
+from bench.workloads import cases, workloads
 
-BENCH_DIR = Path(__file__).resolve().parent
-REPO_DIR = BENCH_DIR.parent
-OUT_DIR = BENCH_DIR / "out"
-CHILD_TIMEOUT_SECONDS = 600
-
-# What each benchmark is measured on; ScienceQA's image rows get their own rows.
-CONSTRUCT_MODES = {
-    "triviaqa": ("full", "limit10", "eval10"),
-    "simpleqa": ("full", "limit10", "eval10"),
-    "winogrande": ("full", "limit10", "eval10"),
-    "scienceqa": ("full", "limit10", "eval10"),
-    "scienceqa_image": ("limit10",),
-}
-SCORER_BENCHMARKS = ("triviaqa", "simpleqa", "winogrande", "scienceqa")
-
-# The targets (medians on the 2-core machine).
-LIMIT_BEYOND_IMPORTS_S = 1.0
-TRIVIAQA_FULL_BEYOND_IMPORTS_S = 3.0
-TRIVIAQA_FULL_PEAK_RSS_MB = 600
-E2E_RATIO = 1.10
-E2E_RATIO_IMAGES = 1.25
-LOG_BYTES_PER_SOURCE_BYTE = 1.5
-
-
-def child_env(data_dir: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        HF_HUB_OFFLINE="1",
-        HF_DATASETS_OFFLINE="1",
-        # A cache of our own: runs do not depend on (or fill) the user's cache.
-        HF_DATASETS_CACHE=str(data_dir / "hf_datasets_cache"),
-        HF_DATASETS_DISABLE_PROGRESS_BARS="1",
-        INSPECT_DISPLAY="none",
-        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_DIR), env.get("PYTHONPATH")])),
-    )
-    return env
-
-
-def run_child(args: Sequence[str], data_dir: Path) -> dict[str, Any]:
-    """Run ``python -m bench.measure <args>``; its result, with the process's wall time."""
-    command = [sys.executable, "-m", "bench.measure", *args, "--data", str(data_dir)]
-    started = time.perf_counter()
-    done = subprocess.run(
-        command,
-        cwd=REPO_DIR,
-        env=child_env(data_dir),
-        capture_output=True,
-        text=True,
-        timeout=CHILD_TIMEOUT_SECONDS,
-    )
-    wall = time.perf_counter() - started
-    for line in reversed(done.stdout.splitlines()):
-        if line.startswith(RESULT_MARKER):
-            result: dict[str, Any] = json.loads(line.removeprefix(RESULT_MARKER))
-            result["process_wall_s"] = wall
-            return result
-    tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-6:])
-    return {"status": "error", "error": tail, "process_wall_s": wall}
-
-
-def python_startup(data_dir: Path, repeat: int) -> float:
-    durations = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], env=child_env(data_dir), check=True)
-        durations.append(time.perf_counter() - started)
-    return statistics.median(durations)
-
-
-def median_of(runs: list[dict[str, Any]], key: str) -> float | None:
-    values = [run[key] for run in runs if run.get("status") == "ok" and run.get(key) is not None]
-    return statistics.median(values) if values else None
-
-
-def summarize_construct(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    ok = [run for run in runs if run.get("status") == "ok"]
-    if not ok:
-        return {"status": runs[0].get("status"), "error": runs[0].get("error"), "runs": runs}
-    keys = (
-        "import_inspect_s",
-        "import_datasets_s",
-        "import_benchmark_s",
-        "construct_s",
-        "build_s",
-        "beyond_imports_s",
-        "rss_after_imports_mb",
-        "peak_rss_mb",
-        "process_wall_s",
-        "eval_s",
-    )
-    summary: dict[str, Any] = {key: median_of(ok, key) for key in keys}
-    summary.update(
-        status="ok",
-        repeat=len(ok),
-        dataset_len=ok[-1]["dataset_len"],
-        samples_built=ok[-1]["samples_built"],
-        built_rows=max(
-            (run["built_rows"] for run in ok if run["built_rows"] is not None), default=None
-        ),
-        runs=runs,
-    )
-    return summary
-
-
-def machine() -> dict[str, Any]:
-    cpu: str = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    memory_gb = None
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal"):
-                memory_gb = round(int(line.split()[1]) / 1024 / 1024, 1)
-    except OSError:
-        pass
-    versions: dict[str, str | None] = {}
-    for package in ("inspect_ai", "datasets", "pyarrow", "pillow"):
-        try:
-            versions[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            versions[package] = None
-    return {
-        "cpus": os.cpu_count(),
-        "cpu_model": cpu,
-        "memory_gb": memory_gb,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "versions": versions,
-        "load_average_start": os.getloadavg(),
-    }
-
-
-# --------------------------------------------------------------------------- report
-
-
-def fmt(value: Any, digits: int = 2) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, float):
-        return f"{value:,.{digits}f}"
-    if isinstance(value, int):
-        return f"{value:,}"
-    return str(value)
-
-
-def status_row(key: str, entry: dict[str, Any], columns: int) -> str:
-    reason = entry.get("status", "error")
-    detail = (entry.get("error") or "").splitlines()
-    text = f"{reason}: {detail[-1][:120]}" if detail else reason
-    return "| " + " | ".join([key, text] + [""] * (columns - 2)) + " |"
-
-
-def report(results: dict[str, Any]) -> str:
-    lines: list[str] = []
-    info = results["machine"]
-    lines += [
-        f"Run {results['started']} on {info['cpus']} CPUs ({info['cpu_model']}), "
-        f"{info['memory_gb']} GB RAM, Python {info['python']}, "
-        + ", ".join(f"{name} {version}" for name, version in info["versions"].items())
-        + f"; load average {fmt(info['load_average_start'][0])} at start, "
-        f"{fmt(info['load_average_end'][0])} at end; whole run {fmt(results['seconds'], 0)} s.",
-        "",
-    ]
-
-    construct = results.get("construct")
-    if construct:
-        lines += [
-            "### Task construction (medians; seconds beyond the imports)",
-            "",
-            f"Python start-up (`python -c pass`): {fmt(results['python_startup_s'])} s. "
-            f"A bare Inspect `eval()` of {LIMIT} samples (generate() + match(), TriviaQA "
-            f"prompts, fresh process): {fmt(results['bare_eval10'].get('eval_s'))} s, "
-            "the floor of the `eval(limit=10)` column. "
-            f"`full` builds every sample; `limit=10` slices `task.dataset[0:{LIMIT}]` and "
-            f"builds those; `eval(limit=10)` runs Inspect's `eval()` with `limit={LIMIT}` "
-            "(eval set-up included). Built rows: samples the dataset converted "
-            "(`built_rows`).",
-            "",
-            "| benchmark | rows | import inspect_ai | import datasets | import module "
-            "| full: construct | full: build all | full: total | full: peak RSS MB "
-            "(after imports) | limit=10: total | limit=10: built rows "
-            "| eval(limit=10): total | eval(limit=10): built rows |",
-            "|" + "---|" * 13,
-        ]
-        for key, modes in construct.items():
-            first = next((m for m in modes.values() if m.get("status") == "ok"), None)
-            if first is None:
-                lines.append(status_row(key, next(iter(modes.values())), 13))
-                continue
-            full = modes.get("full", {})
-            limited = modes.get("limit10", {})
-            evaluated = modes.get("eval10", {})
-            imports = [
-                statistics.median(
-                    m[k] for m in modes.values() if m.get("status") == "ok" and m.get(k)
-                )
-                for k in ("import_inspect_s", "import_datasets_s", "import_benchmark_s")
-            ]
-            rss = (
-                f"{fmt(full.get('peak_rss_mb'), 0)} ({fmt(full.get('rss_after_imports_mb'), 0)})"
-                if full.get("status") == "ok"
-                else "–"
-            )
-            lines.append(
-                "| "
-                + " | ".join(
-                    [
-                        key,
-                        fmt(first["dataset_len"]),
-                        *(fmt(value) for value in imports),
-                        fmt(full.get("construct_s")),
-                        fmt(full.get("build_s")),
-                        fmt(full.get("beyond_imports_s")),
-                        rss,
-                        fmt(limited.get("beyond_imports_s")),
-                        fmt(limited.get("built_rows")),
-                        f"{fmt(evaluated.get('beyond_imports_s'))} "
-                        f"(eval() {fmt(evaluated.get('eval_s'))})",
-                        fmt(evaluated.get("built_rows")),
-                    ]
-                )
-                + " |"
-            )
-        lines.append("")
-
-    e2e = results.get("e2e")
-    if e2e:
-        lines += [
-            "### End to end per sample: our task vs a bare Inspect task",
-            "",
-            "Instant scripted model (mockllm, usage set); bare task = "
-            "`Task(MemoryDataset([Sample(input=<same prompt text>, target=<same target>)]), "
-            "generate(), match())`; same `eval()` settings (`display='none'`, temporary "
-            "`log_dir`, default logging); medians of the repeats, after one warm-up eval "
-            "each. `ours` is `eval(task, limit=N)`, what a user runs; `pre-sliced` sets "
-            "`task.dataset = task.dataset[0:N]` first, so eval() builds only those N "
-            "samples. Ratios are of wall time unless marked CPU (process CPU time, "
-            "less sensitive to other load). Log bytes: the sample's member of the "
-            "`.eval` zip.",
-            "",
-            "| benchmark | samples | rows built by eval | ours ms/sample "
-            "| ours, pre-sliced | bare ms/sample | ratio | ratio, pre-sliced "
-            "| ratio CPU | ratio CPU, pre-sliced | log KB/sample ours | bare |",
-            "|" + "---|" * 12,
-        ]
-        for key, entry in e2e.items():
-            if entry.get("status") != "ok":
-                lines.append(status_row(key, entry, 12))
-                continue
-            baselines = [("bare", key)]
-            if "bare_judged_wall_s" in entry:
-                baselines.append(("bare_judged", f"{key} vs bare + `model_graded_fact()`"))
-            if "bare_same_input_wall_s" in entry:
-                baselines.append(("bare_same_input", f"{key} vs bare with the same images"))
-            for bare, label in baselines:
-                suffix = "" if bare == "bare" else "_vs_" + bare.removeprefix("bare_")
-                n = entry["samples"]
-                lines.append(
-                    "| "
-                    + " | ".join(
-                        [
-                            label,
-                            fmt(n),
-                            f"{fmt(entry['ours_built_rows'])} of {fmt(entry['dataset_len'])}",
-                            fmt(1000 * entry["ours_wall_s"] / n, 1),
-                            fmt(1000 * entry["ours_sliced_wall_s"] / n, 1),
-                            fmt(1000 * entry[f"{bare}_wall_s"] / n, 1),
-                            fmt(entry[f"ratio_wall{suffix}"]),
-                            fmt(entry[f"ratio_wall_sliced{suffix}"]),
-                            fmt(entry[f"ratio_cpu{suffix}"]),
-                            fmt(entry[f"ratio_cpu_sliced{suffix}"]),
-                            fmt(entry["ours_sample_bytes_compressed"] / 1000, 1),
-                            fmt(entry[f"{bare}_sample_bytes_compressed"] / 1000, 1),
-                        ]
-                    )
-                    + " |"
-                )
-        lines.append("")
-
-    scorers = results.get("scorers")
-    if scorers:
-        lines += [
-            "### Scorer throughput (scorer coroutine called directly, one at a time)",
-            "",
-            "| benchmark | scorer | scores/s | Inspect `match()` on the same states, scores/s |",
-            "|---|---|---|---|",
-        ]
-        for key, entry in scorers.items():
-            if key in ("status", "process_wall_s"):
-                continue
-            if not isinstance(entry, dict) or "scorers" not in entry:
-                lines.append(status_row(key, entry if isinstance(entry, dict) else {}, 4))
-                continue
-            for name, rate in entry["scorers"].items():
-                lines.append(
-                    f"| {key} | {name} | {fmt(rate, 0)} | {fmt(entry['match_baseline'], 0)} |"
-                )
-        if scorers.get("status") not in (None, "ok"):
-            lines.append(status_row("scorers", scorers, 4))
-        lines.append("")
-
-    images = results.get("images")
-    if images:
-        lines += ["### ScienceQA images", ""]
-        if images.get("status") != "ok":
-            lines.append(f"{images.get('status')}: {images.get('error')}")
-        else:
-            image_e2e = (e2e or {}).get("scienceqa_image", {})
-            source = image_e2e.get("source_png_bytes") or images["source_png_bytes"]
-            zipped = image_e2e.get("ours_sample_bytes_compressed")
-            unzipped = image_e2e.get("ours_sample_bytes_uncompressed")
-            lines += [
-                "| measure | value |",
-                "|---|---|",
-                f"| images timed | {fmt(images['images'])} |",
-                f"| source PNG, mean KB | {fmt(images['source_png_bytes'] / 1000, 1)} |",
-                f"| base64 of the source bytes (floor), ms/image "
-                f"| {fmt(images['base64_floor_ms'], 3)} |",
-                f"| `image_data_uri` (decode check + encode), ms/image "
-                f"| {fmt(images.get('image_data_uri_ms'), 2)} |",
-                f"| data URI, mean KB | {fmt((images.get('data_uri_bytes') or 0) / 1000, 1)} |",
-                f"| sample build, ms per image row | {fmt(images.get('build_image_row_ms'), 2)} |",
-                f"| sample build, ms per text row | {fmt(images.get('build_text_row_ms'), 3)} |",
-            ]
-            if zipped is not None:
-                lines += [
-                    f"| log bytes per image sample, zipped KB (x source PNG) "
-                    f"| {fmt(zipped / 1000, 1)} ({fmt(zipped / source)}x) |",
-                    f"| log bytes per image sample, JSON KB (x source PNG) "
-                    f"| {fmt(unzipped / 1000, 1)} ({fmt(unzipped / source)}x) |",
-                    f"| base64 image payloads per logged image sample "
-                    f"| {fmt(image_e2e.get('ours_base64_payloads_per_sample'), 1)} |",
-                ]
-        lines.append("")
-
-    checks = target_checks(results)
-    if checks:
-        lines += ["### Targets", "", "| target | measured | met |", "|---|---|---|"]
-        lines += [
-            f"| {name} | {value} | {'yes' if met else '**no**'} |" for name, value, met in checks
-        ]
-        lines.append("")
-    return "\n".join(lines)
-
-
-def target_checks(results: dict[str, Any]) -> list[tuple[str, str, bool]]:
-    checks: list[tuple[str, str, bool]] = []
-    for key, modes in (results.get("construct") or {}).items():
-        limited = modes.get("limit10", {})
-        if limited.get("status") == "ok":
-            seconds, built = limited["beyond_imports_s"], limited["built_rows"]
-            checks.append(
-                (
-                    f"{key}: limit=10 slice under {LIMIT_BEYOND_IMPORTS_S:g} s beyond imports, "
-                    f"at most {LIMIT} built",
-                    f"{fmt(seconds)} s, {fmt(built)} built",
-                    seconds < LIMIT_BEYOND_IMPORTS_S and built is not None and built <= LIMIT,
-                )
-            )
-        evaluated = modes.get("eval10", {})
-        if evaluated.get("status") == "ok":
-            built = evaluated["built_rows"]
-            checks.append(
-                (
-                    f"{key}: eval(limit=10) builds at most {LIMIT} samples",
-                    f"{fmt(built)} built",
-                    built is not None and built <= LIMIT,
-                )
-            )
-    full = (results.get("construct") or {}).get("triviaqa", {}).get("full", {})
-    if full.get("status") == "ok":
-        checks.append(
-            (
-                f"triviaqa: full construction under {TRIVIAQA_FULL_BEYOND_IMPORTS_S:g} s "
-                f"beyond imports, peak RSS under {TRIVIAQA_FULL_PEAK_RSS_MB} MB",
-                f"{fmt(full['beyond_imports_s'])} s, {fmt(full['peak_rss_mb'], 0)} MB",
-                full["beyond_imports_s"] < TRIVIAQA_FULL_BEYOND_IMPORTS_S
-                and full["peak_rss_mb"] < TRIVIAQA_FULL_PEAK_RSS_MB,
-            )
-        )
-    for key, entry in (results.get("e2e") or {}).items():
-        if entry.get("status") == "ok":
-            bound = E2E_RATIO_IMAGES if SPECS[key].image_rows else E2E_RATIO
-            checks.append(
-                (
-                    f"{key}: end-to-end within {bound:.2f}x of bare Inspect",
-                    f"{fmt(entry['ratio_wall'])}x wall, {fmt(entry['ratio_cpu'])}x CPU; "
-                    f"pre-sliced {fmt(entry['ratio_wall_sliced'])}x wall, "
-                    f"{fmt(entry['ratio_cpu_sliced'])}x CPU"
-                    + (
-                        f"; vs bare + judge {fmt(entry['ratio_wall_vs_judged'])}x wall, "
-                        f"pre-sliced {fmt(entry['ratio_wall_sliced_vs_judged'])}x"
-                        if "ratio_wall_vs_judged" in entry
-                        else ""
-                    )
-                    + (
-                        f"; vs bare with the same images "
-                        f"{fmt(entry['ratio_wall_vs_same_input'])}x wall, "
-                        f"pre-sliced {fmt(entry['ratio_wall_sliced_vs_same_input'])}x"
-                        if "ratio_wall_vs_same_input" in entry
-                        else ""
-                    ),
-                    entry["ratio_wall"] <= bound,
-                )
-            )
-    image_e2e = (results.get("e2e") or {}).get("scienceqa_image", {})
-    if image_e2e.get("status") == "ok":
-        ratio = image_e2e["ours_sample_bytes_compressed"] / image_e2e["source_png_bytes"]
-        checks.append(
-            (
-                f"scienceqa: log bytes per image sample at most "
-                f"{LOG_BYTES_PER_SOURCE_BYTE:g}x the source PNG",
-                f"{fmt(ratio)}x (zipped)",
-                ratio <= LOG_BYTES_PER_SOURCE_BYTE,
-            )
-        )
-    return checks
-
-
-# --------------------------------------------------------------------------- main
+OUT_DIR = Path(__file__).resolve().parent / "out"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -477,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.repeat, args.e2e_repeat, args.samples, args.image_samples = 1, 1, 50, 20
-    keys = [key for key in SPECS if not args.only or key in args.only.split(",")]
+    keys = [key for key in cases() if not args.only or key in args.only.split(",")]
     parts = set(args.parts.split(","))
 
     def progress(message: str) -> None:
@@ -507,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         results["bare_eval10"] = summarize_construct(bare_runs)
         construct: dict[str, dict[str, Any]] = {}
         for key in keys:
-            modes = CONSTRUCT_MODES[key]
+            modes = cases()[key].construct_modes
             progress(f"construct {key}: warm-up")
             warm = run_child(["construct", "--benchmark", key, "--mode", "limit10"], args.data)
             if warm.get("status") != "ok":
@@ -528,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "e2e" in parts:
         e2e: dict[str, Any] = {}
         for key in keys:
-            samples = args.image_samples if SPECS[key].image_rows else args.samples
+            samples = args.image_samples if cases()[key].image_rows else args.samples
             progress(f"end to end {key}: {samples} samples x{args.e2e_repeat}")
             e2e[key] = run_child(
                 [
@@ -546,13 +122,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if "scorers" in parts:
         progress("scorer throughput")
-        selected = [key for key in SCORER_BENCHMARKS if key in keys]
+        # each benchmark once: its main case
+        selected = [key for key in keys if key in workloads()]
         arguments = ["scorers", "--samples", "300", "--repeat", str(args.repeat)]
         for key in selected:
             arguments += ["--benchmark", key]
         results["scorers"] = run_child(arguments, args.data) if selected else {}
 
-    if "images" in parts and any(SPECS[key].module == "benchmarks.scienceqa" for key in keys):
+    if "images" in parts and any(cases()[key].benchmark == "scienceqa" for key in keys):
         progress("scienceqa images")
         results["images"] = run_child(
             ["images", "--samples", str(args.image_samples), "--repeat", str(args.repeat)],

@@ -19,8 +19,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bench.case_tasks import input_text, make_task
 from bench.generate_data import DATA_DIR
-from bench.measure import SPECS, input_text, make_task
+from bench.workloads import case, cases
 from benchmarks.solvers.prompt_preview import prompt_messages
 
 MIME_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpeg"}
@@ -73,7 +74,7 @@ def grouped_keys(metrics: Any) -> list[list[str]]:
 
 
 def write_inputs(key: str, samples: int, out: Path, data_dir: Path) -> dict[str, Any]:
-    spec = SPECS[key]
+    spec = case(key)
     task = make_task(spec, data_dir)
     for _ in task.dataset:  # every sample once: ScienceQA's image cache is then warm
         pass
@@ -113,7 +114,7 @@ def write_inputs(key: str, samples: int, out: Path, data_dir: Path) -> dict[str,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--benchmark", required=True, choices=sorted(SPECS))
+    parser.add_argument("--benchmark", required=True, choices=sorted(cases()))
     parser.add_argument("--samples", type=int, required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--data", type=Path, default=DATA_DIR)

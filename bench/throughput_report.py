@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from bench.run import fmt
+from bench.run_report import fmt
 
 TARGET_RATIO = 1.05
 MEMORY_FULL_MB = 400

@@ -22,18 +22,19 @@ import pytest
 from inspect_ai.model import ContentImage
 from PIL import Image
 
-from bench.generate_data import (
-    SCIENCEQA_PARQUET,
-    SIMPLEQA_CSV,
-    TRIVIAQA_TRAIN,
-    TRIVIAQA_VALIDATION,
-    WINOGRANDE_JSONL,
-    Sizes,
-    generate,
-)
+from bench.case_tasks import make_task
+from bench.generate_data import generate, scaled_sizes
+from bench.workloads import cases, workloads
+from bench.workloads.scienceqa import PARQUET as SCIENCEQA_PARQUET
+from bench.workloads.simpleqa import CSV as SIMPLEQA_CSV
+from bench.workloads.simpleqa_verified import CSV as VERIFIED_CSV
+from bench.workloads.triviaqa import TRAIN as TRIVIAQA_TRAIN
+from bench.workloads.triviaqa import VALIDATION as TRIVIAQA_VALIDATION
+from bench.workloads.winogrande import JSONL as WINOGRANDE_JSONL
+from benchmarks.catalog import specs
 
 SCALE = 0.002
-SIZES = Sizes.scaled(SCALE)
+SIZES = scaled_sizes(SCALE)
 
 
 def _string(kind: str = "string") -> dict[str, Any]:
@@ -180,20 +181,27 @@ def _matches_shape(value: Any, shape: Any) -> bool:
 
 
 def test_full_scale_sizes_are_the_upstream_sizes() -> None:
-    assert Sizes.scaled(1.0) == Sizes(
-        triviaqa_train=61_888,
-        triviaqa_validation=7_993,
-        simpleqa=4_326,
-        winogrande=1_267,
-        scienceqa=4_241,
-        scienceqa_images=2_017,
-    )
-    assert SIZES == Sizes(124, 16, 9, 3, 8, 4)
+    assert scaled_sizes(1.0) == {
+        "triviaqa": {"train": 61_888, "validation": 7_993},
+        "simpleqa": {"test": 4_326},
+        "simpleqa_verified": {"eval": 1_000},
+        "winogrande": {"validation": 1_267},
+        "scienceqa": {"test": 4_241, "image": 2_017},
+    }
+    assert SIZES == {
+        "triviaqa": {"train": 124, "validation": 16},
+        "simpleqa": {"test": 9},
+        "simpleqa_verified": {"eval": 2},
+        "winogrande": {"validation": 3},
+        "scienceqa": {"test": 8, "image": 4},
+    }
+    with pytest.raises(ValueError, match=r"scale must be in \(0, 1\], got 0"):
+        scaled_sizes(0)
 
 
 def test_triviaqa_parquet_has_the_hub_features(generated: Path, tmp_path: Path) -> None:
     expected = datasets.Features.from_dict(UPSTREAM_TRIVIAQA_FEATURES)
-    for stem, rows in ((TRIVIAQA_TRAIN, SIZES.triviaqa_train), (TRIVIAQA_VALIDATION, 16)):
+    for stem, rows in ((TRIVIAQA_TRAIN, SIZES["triviaqa"]["train"]), (TRIVIAQA_VALIDATION, 16)):
         loaded = _load(generated / f"{stem}.parquet", "parquet", tmp_path)
         assert loaded.features == expected
         assert len(loaded) == rows
@@ -202,7 +210,10 @@ def test_triviaqa_parquet_has_the_hub_features(generated: Path, tmp_path: Path) 
 def test_triviaqa_rows_have_the_hf_row_shape(generated: Path) -> None:
     train = _read_jsonl(generated / f"{TRIVIAQA_TRAIN}.jsonl")
     validation = _read_jsonl(generated / f"{TRIVIAQA_VALIDATION}.jsonl")
-    assert (len(train), len(validation)) == (SIZES.triviaqa_train, SIZES.triviaqa_validation)
+    assert (len(train), len(validation)) == (
+        SIZES["triviaqa"]["train"],
+        SIZES["triviaqa"]["validation"],
+    )
     for row in train + validation:
         assert _matches_shape(row, TRIVIAQA_ROW_SHAPE), row
         assert row["answer"]["aliases"] and row["answer"]["normalized_aliases"]
@@ -218,7 +229,7 @@ def test_simpleqa_csv_is_in_the_simple_evals_format(generated: Path) -> None:
     # Read as simple-evals reads it.
     frame = pandas.read_csv(path)
     assert list(frame.columns) == ["metadata", "problem", "answer"]
-    assert len(frame) == SIZES.simpleqa
+    assert len(frame) == SIZES["simpleqa"]["test"]
     for text in frame["metadata"]:
         metadata = ast.literal_eval(text)
         assert list(metadata) == ["topic", "answer_type", "urls"]
@@ -228,7 +239,7 @@ def test_simpleqa_csv_is_in_the_simple_evals_format(generated: Path) -> None:
 
 def test_winogrande_rows_have_the_hf_fields(generated: Path) -> None:
     rows = _read_jsonl(generated / WINOGRANDE_JSONL)
-    assert len(rows) == SIZES.winogrande
+    assert len(rows) == SIZES["winogrande"]["validation"]
     for row in rows:
         assert list(row) == ["sentence", "option1", "option2", "answer"]
         assert row["answer"] in ("1", "2")
@@ -241,9 +252,9 @@ def test_scienceqa_parquet_has_the_hub_schema_and_images(generated: Path, tmp_pa
     hf_metadata = json.loads(schema.metadata[b"huggingface"])
     assert hf_metadata["info"]["features"] == UPSTREAM_SCIENCEQA_FEATURES
     loaded = _load(generated / SCIENCEQA_PARQUET, "parquet", tmp_path)
-    assert len(loaded) == SIZES.scienceqa
+    assert len(loaded) == SIZES["scienceqa"]["test"]
     pictures = [row["image"] for row in loaded if row["image"] is not None]
-    assert len(pictures) == SIZES.scienceqa_images
+    assert len(pictures) == SIZES["scienceqa"]["image"]
     for picture in pictures:
         assert isinstance(picture, Image.Image)
         assert picture.format == "PNG"
@@ -268,44 +279,47 @@ def test_output_is_deterministic_and_not_regenerated(generated: Path, tmp_path: 
     # A file with the wrong number of rows is noticed and rewritten.
     (again / WINOGRANDE_JSONL).write_text('{"sentence": "_"}\n')
     generate(again, scale=SCALE, seed_dir=None)
-    assert len(_read_jsonl(again / WINOGRANDE_JSONL)) == SIZES.winogrande
+    assert len(_read_jsonl(again / WINOGRANDE_JSONL)) == SIZES["winogrande"]["validation"]
 
 
-@pytest.mark.parametrize(
-    ("module", "arguments"),
-    [
-        (
-            "triviaqa",
-            lambda data: {
-                "data_files": {
-                    "validation": str(data / f"{TRIVIAQA_VALIDATION}.parquet"),
-                    "train": str(data / f"{TRIVIAQA_TRAIN}.parquet"),
-                }
-            },
-        ),
-        ("simpleqa", lambda data: {"dataset_path": str(data / SIMPLEQA_CSV)}),
-        ("winogrande", lambda data: {"data_files": str(data / WINOGRANDE_JSONL)}),
-        ("scienceqa", lambda data: {"data_files": str(data / SCIENCEQA_PARQUET)}),
-    ],
-)
-def test_tasks_build_every_sample_from_the_generated_files(
-    generated: Path, module: str, arguments: Any
-) -> None:
-    benchmark = pytest.importorskip(f"benchmarks.{module}")
-    task = getattr(benchmark, module)(**arguments(generated))
+def test_simpleqa_verified_csv_is_in_the_kaggle_columns(generated: Path) -> None:
+    frame = pandas.read_csv(generated / VERIFIED_CSV)
+    assert list(frame.columns) == [
+        "original_index",
+        "problem",
+        "answer",
+        "topic",
+        "answer_type",
+        "multi_step",
+        "requires_reasoning",
+        "urls",
+    ]
+    assert len(frame) == SIZES["simpleqa_verified"]["eval"]
+    assert frame["original_index"].is_unique and frame["original_index"].is_monotonic_increasing
+    assert set(frame["multi_step"]) <= {True, False}
+
+
+def test_every_benchmark_has_generated_files() -> None:
+    assert list(workloads()) == list(specs())
+    for name, workload in workloads().items():
+        assert workload.files(SIZES[name]), name
+
+
+@pytest.mark.parametrize("key", list(cases()))
+def test_tasks_build_every_sample_from_the_generated_files(generated: Path, key: str) -> None:
+    case = cases()[key]
+    task = make_task(case, generated)
     samples = list(task.dataset)
-    assert (
-        len(samples)
-        == {
-            "triviaqa": SIZES.triviaqa_validation,
-            "simpleqa": SIZES.simpleqa,
-            "winogrande": SIZES.winogrande,
-            "scienceqa": SIZES.scienceqa,
-        }[module]
-    )
-    if module == "scienceqa":
+    [(rows, image_rows)] = [
+        counts
+        for name, counts in workloads()[case.benchmark].files(SIZES[case.benchmark]).items()
+        if not name.startswith("triviaqa/train")
+        and not (name.startswith("triviaqa/") and name.endswith(".jsonl"))
+    ]
+    assert len(samples) == (image_rows if case.image_rows else rows)
+    if case.benchmark == "scienceqa":
         with_image = [s for s in samples if not isinstance(s.input, str)]
-        assert len(with_image) == SIZES.scienceqa_images
+        assert len(with_image) == SIZES["scienceqa"]["image"]
         for sample in with_image:
             images = [c for c in sample.input[0].content if isinstance(c, ContentImage)]
             assert len(images) == 1

@@ -1,4 +1,4 @@
-"""The pieces of the real-model comparison (bench/real_model.py, bench/llama_cpp_server.py)
+"""The pieces of the real-model comparison (bench/side_by_side.py, bench/llama_cpp_server.py)
 that run without a model: the faster top-log-probabilities selection gives what the full
 sort gives, the recording proxy passes replies through and keeps every body, and the
 per-question counts."""
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from bench.llama_cpp_server import _largest_entries
-from bench.real_model import RecordingProxy, bodies_match, compare_rows
+from bench.side_by_side import RecordingProxy, bodies_match, compare_rows
 from tests.loopback_server import LoopbackServer, user_text
 
 

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from bench import http_runs
-from bench.throughput import per_sample_cpu_ms, run_round
+from bench.paired_throughput import per_sample_cpu_ms, run_round
 from bench.throughput_report import paired_ratios, per_sample_table, pinning
 
 
