@@ -1,10 +1,12 @@
 """Every benchmark is declared once (its SPEC) and has each piece a benchmark needs.
 
-The test walks the catalog and says, for a missing piece, what to add
-(docs/development.md, "Adding a benchmark"): the module and its size, the
-registered task and its version, the bundled sample and its README row, the
-docs page and its parameter table (every parameter of the signature, with its
-default), the profiles and their configurations, the offline oracle's rule.
+The catalog finds the benchmarks (every task module's SPEC); the test walks it and
+says, for a missing piece, what to add (docs/development.md, "Adding a benchmark"):
+the module and its size, the registered task and its version, the data module, the
+bundled sample and its SOURCE.md, the docs page and its parameter table (every
+parameter of the signature, with its default), the profiles and their
+configurations, the headline metric, the pinned revision, the offline models' rules.
+The tables that list the benchmarks are tests/test_docs_tables.py's.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 import pytest
 from inspect_ai import eval
 
-from benchmarks.catalog import BENCHMARKS, specs
+from benchmarks.catalog import BENCHMARKS, specs, task_modules
 from benchmarks.configs import names as config_names
 from benchmarks.spec import BenchmarkSpec
 
@@ -47,17 +49,35 @@ def documented_default(value: Any) -> str:
     return repr(value)
 
 
-def test_every_task_module_is_in_the_catalog() -> None:
-    """A module with an ``@task`` and no place in BENCHMARKS would be missed by everything
-    that reads the specs."""
+def test_every_task_module_declares_a_spec() -> None:
+    """A module with an ``@task`` and no SPEC would be missed by everything that reads the
+    specs."""
     with_task = sorted(
         path.stem
         for path in PACKAGE.glob("*.py")
         if re.search(r"^@task\(", path.read_text(encoding="utf-8"), re.MULTILINE)
     )
-    assert with_task == sorted(BENCHMARKS), (
-        "add each benchmark module to BENCHMARKS in benchmarks/catalog.py"
+    assert with_task == sorted(specs()), (
+        "end each benchmark module with SPEC = BenchmarkSpec(...) (benchmarks/spec.py)"
     )
+
+
+def test_the_catalog_lists_the_benchmarks_in_their_specs_order() -> None:
+    assert BENCHMARKS == (
+        "triviaqa", "simpleqa", "simpleqa_verified", "winogrande", "scienceqa",
+    )  # fmt: skip
+    assert task_modules() == sorted(BENCHMARKS)
+
+
+def test_a_module_without_a_spec_is_no_benchmark(monkeypatch: pytest.MonkeyPatch) -> None:
+    import benchmarks.catalog as catalog
+
+    monkeypatch.setattr(catalog, "task_modules", lambda: [*task_modules(), "spec"])
+    catalog.specs.cache_clear()
+    try:
+        assert tuple(catalog.specs()) == BENCHMARKS
+    finally:
+        catalog.specs.cache_clear()
 
 
 @pytest.mark.parametrize("name", BENCHMARKS)
@@ -78,10 +98,17 @@ def test_the_spec_declares_a_registered_task_with_its_pieces(name: str) -> None:
                 f"{name}: add benchmarks/configs/{name}_<reference>.yaml for the proven "
                 f"profile {profile_name!r}"
             )
-    bundled = PACKAGE / "data" / "samples" / name
-    assert bundled.is_dir(), f"add a bundled sample in benchmarks/data/samples/{name}/"
-    readme = (PACKAGE / "data" / "samples" / "README.md").read_text(encoding="utf-8")
-    assert f"`{name}/`" in readme, f"describe benchmarks/data/samples/{name}/ in its README"
+    bundled = ROOT / spec.bundled_sample
+    assert bundled.is_dir(), f"add a bundled sample in {spec.bundled_sample}/"
+    assert (bundled / "SOURCE.md").is_file(), (
+        f"say where {spec.bundled_sample}/ comes from and its licence in its SOURCE.md"
+    )
+    assert (PACKAGE / "data" / f"{name}.py").is_file(), (
+        f"put {name}'s record_to_sample and oracle rule in benchmarks/data/{name}.py"
+    )
+    module = (PACKAGE / f"{name}.py").read_text(encoding="utf-8")
+    for moved in ("def record_to_sample", "def oracle_questions", "HubDataset("):
+        assert moved not in module, f"{name}: {moved} belongs in benchmarks/data/{name}.py"
 
 
 def config_text(name: str) -> str:
@@ -111,17 +138,6 @@ def test_the_docs_page_lists_every_parameter_with_its_default(name: str) -> None
         )
 
 
-# The number each docs page calls the headline (SimpleQA's attempted accuracy, SimpleQA
-# Verified's F1).
-HEADLINES = {
-    "triviaqa": "exact_match",
-    "simpleqa": "attempted_accuracy",
-    "simpleqa_verified": "f1",
-    "winogrande": "accuracy",
-    "scienceqa": "accuracy",
-}
-
-
 @pytest.mark.parametrize("name", BENCHMARKS)
 def test_the_oracle_scores_every_bundled_question(name: str, tmp_path: Path) -> None:
     spec = specs()[name]
@@ -137,7 +153,9 @@ def test_the_oracle_scores_every_bundled_question(name: str, tmp_path: Path) -> 
     headline_name, headline = next(iter(log.results.scores[0].metrics.items()))
     assert headline.value == 1.0, f"{name}: its spec's oracle rule does not answer every question"
     # the first metric is what the viewer's Score column and the analysis headline show
-    assert headline_name == HEADLINES[name]
+    assert headline_name == spec.headline
+    page = (ROOT / spec.docs_page).read_text(encoding="utf-8")
+    assert f"`{spec.headline}`" in page, f"{spec.docs_page}: name the headline, {spec.headline}"
 
 
 def test_no_module_is_too_long() -> None:
@@ -179,17 +197,22 @@ class Requested(Exception):
         self.request = request
 
 
+def test_simpleqa_alone_is_not_on_the_hub() -> None:
+    assert [name for name, spec in specs().items() if spec.dataset is None] == ["simpleqa"]
+
+
 @pytest.mark.parametrize("name", [n for n in BENCHMARKS if n != "simpleqa"])
 def test_the_default_source_is_the_hub_dataset_at_its_pinned_revision(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Without local data, every Hub benchmark asks for its dataset at the revision its
-    module pins (docs/offline.md lists them); the log's task metadata records it."""
+    spec pins (docs/offline.md lists them); the log's task metadata records it."""
     import importlib
 
     from benchmarks.data import source as data_source
 
-    module = importlib.import_module(f"benchmarks.{name}")
+    dataset = specs()[name].dataset
+    assert dataset is not None, f"{name}: give its spec the pinned dataset (dataset=)"
 
     def capture(request: Any, **_: Any) -> Any:
         raise Requested(request)
@@ -201,15 +224,13 @@ def test_the_default_source_is_the_hub_dataset_at_its_pinned_revision(
     with pytest.raises(Requested) as requested:
         specs()[name].task()
     request = requested.value.request
-    assert (request.hub_path, request.revision) == (module.DATASET.path, module.DATASET.revision)
+    assert (request.hub_path, request.revision) == (dataset.path, dataset.revision)
     assert re.fullmatch(r"[0-9a-f]{40}", request.revision)
-    offline = (ROOT / "docs" / "offline.md").read_text(encoding="utf-8")
-    assert f"`{request.revision}`" in offline, f"list {name}'s revision in docs/offline.md"
     source = data_source.DataSource(
-        name, name, module.DATASET, dataset_path=None, data_files=None,
+        name, name, dataset, dataset_path=None, data_files=None,
         bundled_sample=False, splits=["x"],
     )  # fmt: skip
-    assert source.metadata() == {"dataset": module.DATASET.path, "revision": request.revision}
+    assert source.metadata() == {"dataset": dataset.path, "revision": request.revision}
 
 
 def test_another_hub_dataset_is_not_read_at_the_default_datasets_revision(
@@ -238,3 +259,33 @@ def test_a_bundled_sample_run_names_no_path_of_this_machine(name: str) -> None:
     text = json.dumps(metadata)
     assert str(ROOT) not in text and "samples" not in text, metadata
     assert metadata["data"] == "bundled sample"
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_the_random_model_answers_a_multiple_choice_prompt_with_an_offered_letter(
+    name: str, tmp_path: Path
+) -> None:
+    """A benchmark scored by its option letter tells the random model how its prompts offer
+    the options (its spec's ``offered_options``); the others ask for free text."""
+    spec = specs()[name]
+    if spec.scorer != "option_letter_scorer":
+        assert spec.offered_options is None
+        return
+    rule = spec.offered_options
+    assert rule is not None, f"{name}: give its spec offered_options (benchmarks/spec.py)"
+    (log,) = eval(
+        spec.task(bundled_sample=True),
+        model="benchmarks/random",
+        limit=4,
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success" and log.samples
+    for sample in log.samples:
+        prompt = "\n".join(m.text for m in sample.messages if m.role == "user")
+        letters = rule.letters(prompt)
+        assert len(letters) >= 2, prompt
+        assert sample.output.completion in {rule.reply.format(letter=x) for x in letters}
+        # the task's scorer reads the letter from the reply (no parse failure)
+        assert sample.scores is not None
+        assert next(iter(sample.scores.values())).answer in letters, sample.output.completion
