@@ -3,7 +3,8 @@
 Reads a log directory with ``inspect_ai.analysis`` (``evals_df`` for the runs,
 ``samples_df`` for their samples) and writes PNG files:
 
-- ``simpleqa_outcomes.png``: SimpleQA outcome mix (correct / incorrect / not
+- ``<name>_outcomes.png`` for each judged benchmark (``simpleqa_outcomes.png``,
+  ``simpleqa_verified_outcomes.png``): the outcome mix (correct / incorrect / not
   attempted, and judge failures if any) per topic, one panel per model;
 - ``scienceqa_breakdowns.png``: ScienceQA accuracy by subject, context type
   and grade band (the paper's breakdowns), one bar per model;
@@ -37,13 +38,18 @@ from inspect_ai.analysis import evals_df, samples_df
 from inspect_ai.scorer import value_to_float
 from matplotlib.figure import Figure
 
-BENCHMARKS = ("triviaqa", "simpleqa", "winogrande", "scienceqa")
+from benchmarks.catalog import specs
 
-SIMPLEQA_FILE = "simpleqa_outcomes.png"
+# Every benchmark of the package, in listing order; the scorer of each from its spec.
+BENCHMARKS = tuple(specs())
+# Benchmarks graded by the SimpleQA judge: one outcome plot each.
+JUDGED = tuple(name for name, spec in specs().items() if spec.judged)
+
 SCIENCEQA_FILE = "scienceqa_breakdowns.png"
 TRIVIAQA_FILE = "triviaqa_em_f1.png"
 
-# Score value keys of simpleqa_scorer, in stacking order, with their colours.
+# Score value keys of the judged benchmarks' scorers, in stacking order, with their colours
+# (a judged benchmark whose spec has another value key stops the outcome table).
 SIMPLEQA_OUTCOMES = {
     "correct": ("correct", "#2e7d32"),
     "incorrect": ("incorrect", "#c62828"),
@@ -128,6 +134,11 @@ def benchmark_samples(samples: pd.DataFrame, benchmark: str, score_column: str) 
     return rows[~unscored]
 
 
+def score_column(benchmark: str) -> str:
+    """The ``samples_df`` column of the benchmark's scorer."""
+    return f"score_{specs()[benchmark].scorer}"
+
+
 def _score_dict(value: Any) -> dict[str, float]:
     # samples_df stores dict-valued scores as JSON text.
     return value if isinstance(value, dict) else json.loads(value)
@@ -137,14 +148,19 @@ def _score_dict(value: Any) -> dict[str, float]:
 # Tables
 
 
-def simpleqa_outcome_table(samples: pd.DataFrame) -> pd.DataFrame:
-    """Share of each SimpleQA outcome per (model, topic), and the sample count ``n``."""
-    rows = benchmark_samples(samples, "simpleqa", "score_simpleqa_scorer")
+def simpleqa_outcome_table(samples: pd.DataFrame, benchmark: str = "simpleqa") -> pd.DataFrame:
+    """Share of each outcome of a judged benchmark (SimpleQA's by default) per (model,
+    topic), and the sample count ``n``."""
+    unknown = set(specs()[benchmark].value_keys) - set(SIMPLEQA_OUTCOMES)
+    if unknown:
+        raise ValueError(f"{benchmark}: no colour for the outcome(s) {', '.join(sorted(unknown))}")
+    column = score_column(benchmark)
+    rows = benchmark_samples(samples, benchmark, column)
     if rows.empty:
         return pd.DataFrame(columns=["model", "topic", *SIMPLEQA_OUTCOMES, "n"])
-    outcomes = pd.DataFrame(
-        [_score_dict(value) for value in rows["score_simpleqa_scorer"]], index=rows.index
-    )[list(SIMPLEQA_OUTCOMES)].astype(float)
+    outcomes = pd.DataFrame([_score_dict(value) for value in rows[column]], index=rows.index)[
+        list(SIMPLEQA_OUTCOMES)
+    ].astype(float)
     outcomes["model"] = rows["model"].astype(str)
     outcomes["topic"] = rows["metadata_topic"].astype(str)
     grouped = outcomes.groupby(["model", "topic"], sort=True)
@@ -160,10 +176,11 @@ def scienceqa_accuracy_table(samples: pd.DataFrame) -> pd.DataFrame:
     the paper's group order.
     """
     columns = ["model", "breakdown", "group", "accuracy", "n"]
-    rows = benchmark_samples(samples, "scienceqa", "score_option_letter_scorer")
+    column = score_column("scienceqa")
+    rows = benchmark_samples(samples, "scienceqa", column)
     if rows.empty:
         return pd.DataFrame(columns=columns)
-    correct = rows["score_option_letter_scorer"].map(_to_float).astype(float)
+    correct = rows[column].map(_to_float).astype(float)
     records = []
     for breakdown, (_, order) in SCIENCEQA_BREAKDOWNS.items():
         groups = rows[f"metadata_{breakdown}"].astype(str)
@@ -179,12 +196,13 @@ def scienceqa_accuracy_table(samples: pd.DataFrame) -> pd.DataFrame:
 
 def triviaqa_match_table(samples: pd.DataFrame) -> pd.DataFrame:
     """TriviaQA mean exact match and mean token F1 per model, and the sample count ``n``."""
-    rows = benchmark_samples(samples, "triviaqa", "score_triviaqa_scorer")
+    column = score_column("triviaqa")
+    rows = benchmark_samples(samples, "triviaqa", column)
     if rows.empty:
         return pd.DataFrame(columns=["model", "exact_match", "f1", "n"])
-    values = pd.DataFrame(
-        [_score_dict(value) for value in rows["score_triviaqa_scorer"]], index=rows.index
-    )[["exact_match", "f1"]].astype(float)
+    values = pd.DataFrame([_score_dict(value) for value in rows[column]], index=rows.index)[
+        ["exact_match", "f1"]
+    ].astype(float)
     values["model"] = rows["model"].astype(str)
     grouped = values.groupby("model", sort=True)
     table = grouped[["exact_match", "f1"]].mean()
@@ -196,11 +214,14 @@ def triviaqa_match_table(samples: pd.DataFrame) -> pd.DataFrame:
 # Plots
 
 
-def plot_simpleqa_outcomes(samples: pd.DataFrame, out_dir: str | Path) -> Path | None:
-    """Stacked bars of the SimpleQA outcome mix per topic, one panel per model."""
-    table = simpleqa_outcome_table(samples)
+def plot_simpleqa_outcomes(
+    samples: pd.DataFrame, out_dir: str | Path, benchmark: str = "simpleqa"
+) -> Path | None:
+    """Stacked bars of a judged benchmark's outcome mix per topic, one panel per model."""
+    table = simpleqa_outcome_table(samples, benchmark)
+    title, file_name = specs()[benchmark].title, f"{benchmark}_outcomes.png"
     if table.empty:
-        _note_skipped("SimpleQA", SIMPLEQA_FILE)
+        _note_skipped(title, file_name)
         return None
     models = sorted(table["model"].unique())
     topics = sorted(table["topic"].unique(), reverse=True)  # top-to-bottom alphabetical
@@ -231,8 +252,8 @@ def plot_simpleqa_outcomes(samples: pd.DataFrame, out_dir: str | Path) -> Path |
         ax.set_title(model, fontsize=10)
         ax.grid(axis="x", alpha=0.3)
     figure.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=len(shown))
-    figure.suptitle("SimpleQA outcomes per topic")
-    return _save(figure, out_dir, SIMPLEQA_FILE)
+    figure.suptitle(f"{title} outcomes per topic")
+    return _save(figure, out_dir, file_name)
 
 
 def plot_scienceqa_breakdowns(samples: pd.DataFrame, out_dir: str | Path) -> Path | None:
@@ -315,13 +336,15 @@ def plot_triviaqa_em_f1(samples: pd.DataFrame, out_dir: str | Path) -> Path | No
 
 def plot_all(samples: pd.DataFrame, out_dir: str | Path) -> list[Path]:
     """Every plot the samples allow; returns the files written."""
-    plots = (plot_simpleqa_outcomes, plot_scienceqa_breakdowns, plot_triviaqa_em_f1)
-    return [path for plot in plots if (path := plot(samples, out_dir)) is not None]
+    written = [plot_simpleqa_outcomes(samples, out_dir, benchmark) for benchmark in JUDGED]
+    written += [plot(samples, out_dir) for plot in (plot_scienceqa_breakdowns, plot_triviaqa_em_f1)]
+    return [path for path in written if path is not None]
 
 
 def _overall_accuracy(samples: pd.DataFrame) -> dict[str, float]:
-    rows = benchmark_samples(samples, "scienceqa", "score_option_letter_scorer")
-    correct = rows["score_option_letter_scorer"].map(_to_float).astype(float)
+    column = score_column("scienceqa")
+    rows = benchmark_samples(samples, "scienceqa", column)
+    correct = rows[column].map(_to_float).astype(float)
     return correct.groupby(rows["model"].astype(str)).mean().to_dict()
 
 
