@@ -58,8 +58,9 @@ async def scores_per_second(scorer: Any, pairs: list[tuple[Any, Any]], repeat: i
 def cmd_scorers(keys: Sequence[str], samples: int, repeat: int, data_dir: Path) -> dict[str, Any]:
     """Scores per second of each task's scorers, called directly, and of match() alike."""
     import datasets
-    from inspect_ai.model._model import init_model_roles
     from inspect_ai.scorer import match
+
+    from benchmarks.runtime.inspect_private import init_model_roles
 
     datasets.disable_progress_bars()
     results: dict[str, Any] = {}

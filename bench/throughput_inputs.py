@@ -57,7 +57,9 @@ def judge_template() -> str:
 def grouped_keys(metrics: Any) -> list[list[str]]:
     """``[metadata key, name template]`` of each grouped metric in a list: Inspect's
     ``grouped`` and this package's wrappers of it that list the groups in name order."""
-    from inspect_ai._util.registry import registry_info, registry_params
+    from inspect_ai.util import registry_info
+
+    from benchmarks.runtime.inspect_private import registry_params
 
     grouped_names = {
         "inspect_ai/grouped",

@@ -65,7 +65,7 @@ RENAMED = {
     "split": "eval_split",
     "strict_parse": "answer_parse (strict_parse=true is answer_parse=lmms_eval)",
 }
-# answer_parse -> benchmarks.scorers.letters.LETTER_PARSERS
+# answer_parse -> benchmarks.scorers.letter_parsers.LETTER_PARSERS
 LETTER_PARSER = {"option_letter": "option_letter", "lmms_eval": "option_letter_strict"}
 
 

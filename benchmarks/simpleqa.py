@@ -58,13 +58,13 @@ from benchmarks.runtime.task_parameters import (
 )
 from benchmarks.scorers.judge import (
     GRADER_TEMPLATE,
-    judge_panel_metrics,
     parse_grade_official,
     parse_grade_strict,
     read_grade_prompt_file,
     simpleqa_scorer,
     template_problem,
 )
+from benchmarks.scorers.judge_agreement import judge_panel_metrics
 from benchmarks.scorers.judge_prompt import SIMPLEQA_GRADER_PROMPTS, SimpleQAGraderPrompt
 from benchmarks.scorers.simpleqa import (
     GRADE_VALUE_KEYS,

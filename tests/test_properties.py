@@ -22,7 +22,7 @@ from benchmarks.scorers.answer_matching import (
     max_token_f1,
     normalize_answer,
 )
-from benchmarks.scorers.letters import (
+from benchmarks.scorers.letter_parsers import (
     LETTER_PARSERS,
     parse_answer_marker,
     parse_evalscope_answer,

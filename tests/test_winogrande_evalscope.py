@@ -13,7 +13,11 @@ import pytest
 from inspect_ai import eval
 
 from benchmarks.profiles.winogrande import AnswerParse
-from benchmarks.scorers.letters import EVALSCOPE_RELEASES, LETTER_PARSERS, parse_evalscope_answer
+from benchmarks.scorers.letter_parsers import (
+    EVALSCOPE_RELEASES,
+    LETTER_PARSERS,
+    parse_evalscope_answer,
+)
 from benchmarks.winogrande import winogrande
 from tests.inspect_cli import config_log
 from tests.loopback_server import LoopbackServer

@@ -16,18 +16,9 @@ import numpy as np
 
 from benchmarks.compare import analysis
 from benchmarks.compare.analysis import Settings
-from benchmarks.compare.logs import (
-    CompareError,
-    ScoreTable,
-    TaskLog,
-    check_comparable,
-    check_same_questions,
-    display_path,
-    logs_by_task,
-    read_samples,
-    require_scorer,
-    score_table,
-)
+from benchmarks.compare.comparability import check_comparable, check_same_questions
+from benchmarks.compare.logs import CompareError, TaskLog, display_path, logs_by_task, read_samples
+from benchmarks.compare.score_tables import ScoreTable, require_scorer, score_table
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -34,16 +34,15 @@ from inspect_ai.log import EvalSample
 from benchmarks.compare import analysis
 from benchmarks.compare.analysis import Settings
 from benchmarks.compare.api import COMPARE_COLUMNS, pair, pandas
+from benchmarks.compare.comparability import check_same_questions
 from benchmarks.compare.logs import (
     CompareError,
     TaskLog,
-    check_same_questions,
     display_path,
     logs_by_task,
     read_full_samples,
-    score_table,
-    scorer_names,
 )
+from benchmarks.compare.score_tables import score_table, scorer_names
 from benchmarks.compare.tasks import GRADE_OF_VALUE_KEY, GRADED_TASKS
 from benchmarks.scorers.statistics import cohen_kappa, fleiss_kappa
 

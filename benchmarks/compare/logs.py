@@ -1,4 +1,4 @@
-"""Reading Inspect logs into per-question score tables, and deciding whether two logs compare.
+"""Reading Inspect logs of this package's tasks.
 
 Logs are read with ``inspect_ai.log``: ``read_eval_log(header_only=True)``
 for the run, then ``read_eval_log_sample_summaries`` for the samples. The
@@ -9,37 +9,15 @@ metadata, target) and are the fastest of Inspect's readers: for an
 fields cut near 1 KB, larger metadata values dropped), which leaves score
 values and short breakdown fields intact. Judge agreement reads full samples
 (without messages and events), since it shows answers and judge replies.
-
-Comparability rule: two logs compare when they ran the same task (with or
-without the ``benchmarks/`` prefix) at the same task version, on the same
-dataset, with the same prompt, data and scoring parameters:
-
-- ``dataset.name`` (it encodes the Hub config and split) must be equal, and so
-  must the ``dataset_sha256`` a task records in its metadata (SimpleQA);
-- every task argument must be equal except those in ``UNCHECKED_TASK_ARGS``:
-  ``num_examples`` (it only bounds the sample ids, which are paired and
-  reported), ``dataset_path`` / ``data_files`` (the same data can be spelled as
-  a Hub id, a snapshot folder or a local file: the dataset's identity is
-  checked through its name, its hash and its targets instead) and
-  ``topic_breakdown`` (which metrics the log lists, not how questions are
-  scored). An argument that only one log records counts as a difference;
-- the two logs must share at least one sample id, and every shared id must
-  have the same target.
-
-Model-side settings (temperature, max_tokens, system message, epochs, the
-model itself) are what a comparison compares, and are not checked.
 """
 
 from __future__ import annotations
 
 import os
-from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import numpy as np
 from inspect_ai.log import (
     EvalLog,
     EvalSample,
@@ -48,28 +26,17 @@ from inspect_ai.log import (
     read_eval_log,
     read_eval_log_sample_summaries,
 )
-from inspect_ai.scorer import Score, value_to_float
 
-from benchmarks.compare.tasks import GRADED_TASKS, TASKS, TaskScores, task_key
+from benchmarks.compare.tasks import TASKS, TaskScores, task_key
 from benchmarks.profiles import PROFILE_SENTINEL
-from benchmarks.scorers.statistics import FloatArray
 from benchmarks.spec import FormerVersions
 
-# Arguments that change neither the questions asked nor how they are scored.
-UNCHECKED_TASK_ARGS = frozenset(
-    {"num_examples", "dataset_path", "data_files", "topic_breakdown", "breakdowns", "judge_cache"}
-)
-GRADER_ROLE = "grader"
 # Sample fields judge agreement never reads (skipped: long transcripts are most of a log).
 SKIPPED_SAMPLE_FIELDS = {"messages", "events", "store", "attachments", "output"}
-MISSING_CATEGORY = "(none)"
-NOT_RECORDED = "<not recorded>"
 
 # A full sample or its summary: both have id, epoch, scores, error, metadata, target, input.
 SampleRecord = EvalSample | EvalSampleSummary
 SampleT = TypeVar("SampleT", EvalSample, EvalSampleSummary)
-
-_to_float = value_to_float()
 
 
 class CompareError(ValueError):
@@ -118,28 +85,6 @@ class TaskLog:
             for sample in samples:
                 sample.id = former.current(str(sample.id))
         return samples
-
-
-@dataclass
-class ScoreTable:
-    """Per-question scores of one log under one scorer (epochs averaged).
-
-    ``values`` is (questions, components); ``ids`` gives its rows. Questions
-    with an error, or without this score in some epoch, are in ``unscored``
-    and not in ``values``.
-    """
-
-    ids: list[str]
-    values: FloatArray
-    categories: dict[str, list[str]]
-    targets: dict[str, str]
-    unscored: list[str]
-    epochs: int
-    judge_failures: int = 0
-    row_of: dict[str, int] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.row_of = {sample_id: row for row, sample_id in enumerate(self.ids)}
 
 
 def expand(argument: str) -> list[str]:
@@ -222,142 +167,6 @@ def read_full_samples(log: TaskLog) -> list[EvalSample]:
     return list(log.current_ids(full.samples))
 
 
-def score_components(
-    score: Score, spec: TaskScores, log: TaskLog, sample: SampleRecord
-) -> list[float]:
-    """The components of one score value, as floats."""
-    value = score.value
-    if not spec.components:
-        return [_to_float(value)]
-    if not isinstance(value, dict) or any(key not in value for key in spec.components):
-        raise CompareError(
-            f"{display_path(log.path)}, sample {sample.id} (epoch {sample.epoch}): score value "
-            f"{value!r:.80} lacks the keys {', '.join(spec.components)} of {spec.scorer}."
-        )
-    return [float(value[key]) for key in spec.components]  # type: ignore[arg-type]
-
-
-def score_table(log: TaskLog, samples: Sequence[SampleRecord], scorer: str) -> ScoreTable:
-    """Per-question scores under ``scorer``, the mean over epochs."""
-    spec = log.scores
-    position: dict[str, int] = {}  # sample id -> position, in order of first appearance
-    scored_positions: list[int] = []
-    scored_values: list[list[float]] = []
-    epochs_of: dict[str, int] = defaultdict(int)
-    failed: set[str] = set()
-    metadata: dict[str, dict[str, Any]] = {}
-    targets: dict[str, str] = {}
-    judge_failures = 0
-    for sample in samples:
-        sample_id = str(sample.id)
-        epochs_of[sample_id] += 1
-        if sample_id not in position:
-            position[sample_id] = len(position)
-            metadata[sample_id] = sample.metadata or {}
-            targets[sample_id] = _target_text(sample.target)
-        score = (sample.scores or {}).get(scorer)
-        if sample.error is not None or score is None:
-            failed.add(sample_id)
-            continue
-        scored_positions.append(position[sample_id])
-        scored_values.append(score_components(score, spec, log, sample))
-        if isinstance(score.value, dict) and score.value.get("judge_failure"):
-            judge_failures += 1
-    # Mean over epochs: sums and counts per position, in one pass each.
-    sums = np.zeros((len(position), len(spec.columns)))
-    np.add.at(sums, scored_positions, np.array(scored_values).reshape(-1, len(spec.columns)))
-    counts = np.bincount(scored_positions, minlength=len(position))
-    # Sorted: the bootstrap's draws map to questions by row, so a log's sample order
-    # (completion order in .eval files) must not change the numbers.
-    ids = sorted(sample_id for sample_id in position if sample_id not in failed)
-    rows = [position[sample_id] for sample_id in ids]
-    means = sums[rows] / counts[rows, None]
-    categories = {name: [_category(metadata[i].get(name)) for i in ids] for name in spec.breakdowns}
-    return ScoreTable(
-        ids=ids,
-        values=means,
-        categories=categories,
-        targets=targets,
-        unscored=sorted(failed),
-        epochs=max(epochs_of.values(), default=0),
-        judge_failures=judge_failures,
-    )
-
-
-def scorer_names(samples: Sequence[SampleRecord]) -> list[str]:
-    """Score names present in the log's samples, in first-seen order."""
-    names: dict[str, None] = {}
-    for sample in samples:
-        names.update(dict.fromkeys(sample.scores or {}))
-    return list(names)
-
-
-def require_scorer(log: TaskLog, samples: Sequence[SampleRecord], scorer: str | None) -> str:
-    """The scorer to read: the task's own, or one named by the user (it must exist)."""
-    present = scorer_names(samples)
-    own = [log.scores.scorer, *log.scores.other_scorers]
-    wanted = scorer or next((name for name in own if name in present), own[0])
-    if wanted not in present:
-        raise CompareError(
-            f"{display_path(log.path)}: no score named {wanted!r} in the samples "
-            f"(found: {', '.join(present) or 'none'})."
-        )
-    return wanted
-
-
-def _target_text(target: str | list[str]) -> str:
-    return target if isinstance(target, str) else "\n".join(target)
-
-
-def _category(value: object) -> str:
-    return MISSING_CATEGORY if value is None else str(value)
-
-
-def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool = True) -> None:
-    """Raise ``CompareError`` naming the first difference that makes the logs incomparable.
-
-    ``same_judges``: a judged task's logs must name the same models in the grader role
-    (not checked for a re-grading's scorer, which the header does not describe).
-    """
-    a, b = baseline.header.eval, candidate.header.eval
-    names = (display_path(baseline.path), display_path(candidate.path))
-
-    def differs(what: str, value_a: object, value_b: object) -> CompareError:
-        return CompareError(
-            f"cannot compare {names[0]} with {names[1]}: {what} differs "
-            f"({value_a!r} in {Path(names[0]).name}, {value_b!r} in {Path(names[1]).name})."
-        )
-
-    if baseline.task != candidate.task:
-        raise differs("the task", a.task, b.task)
-    if baseline.task_version != candidate.task_version:
-        raise differs("the task version", a.task_version, b.task_version)
-    if a.dataset.name != b.dataset.name:
-        raise differs("the dataset (name, config and split)", a.dataset.name, b.dataset.name)
-    hash_a = (a.metadata or {}).get("dataset_sha256")
-    hash_b = (b.metadata or {}).get("dataset_sha256")
-    if hash_a is not None and hash_b is not None and hash_a != hash_b:
-        raise differs("the dataset file (sha256)", hash_a, hash_b)
-    if (
-        same_judges
-        and baseline.task in GRADED_TASKS
-        and judges(a.model_roles) != judges(b.model_roles)
-    ):
-        raise CompareError(
-            f"cannot compare {names[0]} with {names[1]}: they were graded by different judges "
-            f"({', '.join(judges(a.model_roles))} in {Path(names[0]).name}, "
-            f"{', '.join(judges(b.model_roles))} in {Path(names[1]).name}); a difference would "
-            "mix the models' with the judges'. Re-grade one with the other's judge (inspect "
-            "score LOG --model-role grader=... --action append, then --scorer <name>1), or "
-            "measure the judges with --judges."
-        )
-    args_a, args_b = baseline.task_args(), candidate.task_args()
-    for name in sorted((set(args_a) | set(args_b)) - UNCHECKED_TASK_ARGS):
-        if args_a.get(name, NOT_RECORDED) != args_b.get(name, NOT_RECORDED):
-            value_a, value_b = args_a.get(name, NOT_RECORDED), args_b.get(name, NOT_RECORDED)
-            raise differs(f"task argument {name!r}", value_a, value_b)
-
-
 def effective_task_args(spec: Any) -> dict[str, Any]:
     """A log's task arguments as the task applied them: a switch left to its profile (None,
     or "profile" where None is a value of its own) is the profile's value, which the task
@@ -368,34 +177,3 @@ def effective_task_args(spec: Any) -> dict[str, Any]:
         name: resolved.get(name, value) if value in (None, PROFILE_SENTINEL) else value
         for name, value in args.items()
     }
-
-
-def judges(model_roles: dict[str, Any] | None) -> list[str]:
-    """The models bound to the grader role, as the log records them (the model under
-    test when none: the task then warns that it grades itself)."""
-    bound = (model_roles or {}).get(GRADER_ROLE)
-    if bound is None:
-        return ["(the model under test)"]
-    configs = bound if isinstance(bound, list) else [bound]
-    return [str(getattr(config, "model", config)) for config in configs]
-
-
-def check_same_questions(
-    baseline: TaskLog, a: ScoreTable, candidate: TaskLog, b: ScoreTable
-) -> None:
-    """The logs share sample ids, and each shared id has one target."""
-    names = (display_path(baseline.path), display_path(candidate.path))
-    shared = a.targets.keys() & b.targets.keys()
-    if not shared:
-        raise CompareError(
-            f"cannot compare {names[0]} with {names[1]}: the logs share no sample id "
-            "(not the same dataset)."
-        )
-    different = sorted(i for i in shared if a.targets[i] != b.targets[i])
-    if different:
-        first = different[0]
-        raise CompareError(
-            f"cannot compare {names[0]} with {names[1]}: {len(different)} shared sample id(s) "
-            f"have different targets (first: {first}: {a.targets[first]!r:.60} vs "
-            f"{b.targets[first]!r:.60}); not the same dataset."
-        )

@@ -141,6 +141,6 @@ class LazyDataset(Dataset):
 
 
 def _input_length(sample: Sample) -> int:
-    from inspect_ai.dataset._dataset import sample_input_len
+    from benchmarks.runtime.inspect_private import sample_input_len
 
     return sample_input_len(sample)

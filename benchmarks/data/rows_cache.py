@@ -64,6 +64,7 @@ def _folder_identity(folder: Path) -> list[Any]:
 WRITER_MODULES = (
     "benchmarks.data.rows_child",
     "benchmarks.data.split_reader",
+    "benchmarks.data.local_file",
     "benchmarks.data.records",
     "benchmarks.data.image_cache",
 )

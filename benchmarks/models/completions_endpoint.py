@@ -16,11 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai.model import ChatMessageUser, Model, get_model
-
-# No public accessor gives a solver the run's merged generation settings.
-from inspect_ai.model._generate_config import active_generate_config
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from benchmarks.runtime.inspect_private import active_generate_config
 from benchmarks.runtime.registry_names import namespaced
 
 # Inspect's providers that post one raw prompt to /v1/completions.

@@ -22,6 +22,28 @@ from inspect_ai._util.format import format_template
 # grouped metric's group key); the public registry_info gives its name, not its arguments.
 from inspect_ai._util.registry import registry_params
 
+# sample_input_len: the length Inspect's MemoryDataset.sort() orders samples by when given no
+# key; LazyDataset.sort() must order the same way, and the measure is not public.
+from inspect_ai.dataset._dataset import sample_input_len
+
+# init_hooks: loads (and announces) the hooks registered so far, as Inspect does once a
+# process when it makes the first model; run_warnings calls it before registering its own
+# hook so that hook stays out of the announcement. Hooks have no public way to load early.
+from inspect_ai.hooks._startup import init_hooks
+
+# active_generate_config: the run's generation settings, the task's with the command line's
+# (--max-tokens, ...) merged in; no public accessor gives them to a solver.
+from inspect_ai.model._generate_config import active_generate_config
+
+# init_model_roles: binds model roles (the grader) for scorers called outside an eval, as
+# eval() binds them; bench/ times scorers that way. eval() is the only public binder.
+from inspect_ai.model._model import init_model_roles
+
+# parse_answers: the letter(s) Inspect's multiple_choice() reads from a reply, which its
+# choice() scorer relies on; the inspect_choice parser must read as the installed Inspect
+# reads, and only the private function does.
+from inspect_ai.solver._multiple_choice import parse_answers
+
 # PrerequisiteError: the ``inspect`` command prints an error of this class as its message
 # alone, without a traceback; no public class has that effect. A later Inspect without it
 # leaves our errors plain exceptions (a traceback then, the same message).
@@ -46,9 +68,14 @@ except ImportError:  # pragma: no cover - a later Inspect
 __all__ = [
     "PrerequisiteError",
     "_registry",
+    "active_generate_config",
     "format_template",
     "get_installed_package_name",
+    "init_hooks",
+    "init_model_roles",
+    "parse_answers",
     "registry_key",
     "registry_params",
+    "sample_input_len",
     "sample_messages",
 ]

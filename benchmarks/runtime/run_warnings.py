@@ -10,8 +10,8 @@ from __future__ import annotations
 import logging
 
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
-from inspect_ai.hooks._startup import init_hooks
 
+from benchmarks.runtime.inspect_private import init_hooks
 from benchmarks.runtime.registry_names import PACKAGE
 
 logger = logging.getLogger(__name__)

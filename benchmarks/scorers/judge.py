@@ -13,8 +13,8 @@ Benchmark Starter Code") parses the reply its own way (``verified_starter``).
 This module holds the judge itself: filling the template (``judge_prompt.py``
 holds it and the parses of the reply), calling one judge or a panel (every
 model bound to ``grader``, majority vote), telling a verdict from an output
-that is none, caching verdicts, and the agreement statistic (Fleiss' kappa).
-Each task file composes it with its own data.
+that is none, and caching verdicts (``judge_agreement.py`` holds the panel's agreement
+metrics). Each task file composes it with its own data.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from inspect_ai.model import (
     CachePolicy,
@@ -33,13 +33,13 @@ from inspect_ai.model import (
     get_model,
     model_roles,
 )
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 from tenacity import RetryError
 
-from benchmarks.runtime.lazy_modules import LazyModule
 from benchmarks.runtime.registry_names import also_by_short_name, namespaced
+from benchmarks.scorers.judge_agreement import judge_panel_metrics
 from benchmarks.scorers.judge_prompt import (
     GRADE_NAMES,
     GRADE_PARSERS,
@@ -54,18 +54,7 @@ from benchmarks.scorers.judge_prompt import (
     template_problem,
 )
 from benchmarks.scorers.model_outputs import candidate_note, no_reply
-from benchmarks.scorers.simpleqa import (
-    GRADE_VALUE_KEYS,
-    JUDGE_FAILURE,
-    simpleqa_task_metrics,
-    statistics_from_totals,
-)
-from benchmarks.scorers.statistics import fleiss_kappa
-
-if TYPE_CHECKING:
-    import numpy as np
-else:
-    np = LazyModule("numpy")
+from benchmarks.scorers.simpleqa import JUDGE_FAILURE, simpleqa_task_metrics
 
 __all__ = [
     "GRADE_PARSERS",
@@ -210,62 +199,6 @@ def verdict_text(judge: dict[str, Any]) -> str:
         return f"judge reply {reply!r} is not A, B or C: judge failure"
     letter = next(letter for letter, name in GRADE_NAMES.items() if name == grade)
     return f"judge replied {reply!r}: {letter} = {grade}"
-
-
-# ---------------------------------------------------------------------------
-# Agreement
-
-
-PANEL_STATISTICS = ("correct", "incorrect", "not_attempted", "attempted_accuracy", "f_score")
-
-
-@metric(name=namespaced("judge_panel_metrics", __name__))
-def judge_panel_metrics(renamed: dict[str, str] | None = None) -> Metric:
-    """Per judge of a panel, ``judge_<i>_<statistic>`` over its own grades (judge i is
-    the i-th model bound to ``grader``, named in each score's ``judges``), plus
-    ``judge_failures`` per judge, ``unanimous`` (the share of samples all judges
-    graded alike) and ``fleiss_kappa`` over the four grades. Nothing for one judge.
-    """
-    names = renamed or {}
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        verdicts = [panel_verdicts(sample_score) for sample_score in scores]
-        sizes = {len(grades) for grades in verdicts}
-        if not verdicts or sizes == {1}:
-            return {}
-        if len(sizes) > 1:
-            raise ValueError(
-                f"SimpleQA panel metrics need the same judges for every sample, got panels "
-                f"of {sorted(sizes)} judges"
-            )
-        (size,) = sizes
-        results: dict[str, float] = {}
-        for index in range(size):
-            totals = dict.fromkeys(GRADE_VALUE_KEYS.values(), 0.0)
-            for grades in verdicts:
-                totals[GRADE_VALUE_KEYS[grades[index]]] += 1
-            statistics = statistics_from_totals(totals, len(verdicts))
-            for statistic in (*PANEL_STATISTICS, "judge_failures"):
-                name = names.get(statistic, statistic)
-                results[f"judge_{index + 1}_{name}"] = statistics[statistic]
-        results["unanimous"] = sum(len(set(g)) == 1 for g in verdicts) / len(verdicts)
-        counts = np.array(
-            [[grades.count(grade) for grade in GRADE_VALUE_KEYS] for grades in verdicts]
-        )
-        results["fleiss_kappa"] = fleiss_kappa(counts)
-        return results
-
-    return compute
-
-
-def panel_verdicts(sample_score: SampleScore) -> list[str]:
-    judges = (sample_score.score.metadata or {}).get("judges")
-    if not isinstance(judges, list) or not judges:
-        raise ValueError(
-            f"SimpleQA panel metrics need the 'judges' of simpleqa_scorer in the score "
-            f"metadata, missing for sample {sample_score.sample_id}"
-        )
-    return [str(judge["grade"]) for judge in judges]
 
 
 # The metrics an `inspect score` re-grading reports; a task may override them.

@@ -10,7 +10,7 @@ the messages sent, the letter parsed, the verdict; then the accuracy.
 
 A second test runs ``parse_answers`` from the source of every evalscope release that
 ``answer_parse=evalscope_<release>`` names (1.11.0 to 1.14.1) on the same replies and
-on generated ones, against ``benchmarks.scorers.letters.parse_evalscope_answer``.
+on generated ones, against ``benchmarks.scorers.letter_parsers.parse_evalscope_answer``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import zipfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from benchmarks.scorers.letters import (
+from benchmarks.scorers.letter_parsers import (
     EVALSCOPE_RELEASES,
     parse_answer_marker,
     parse_evalscope_answer,

@@ -1,0 +1,113 @@
+"""Whether two logs compare: the same questions, asked and scored the same way.
+
+Comparability rule: two logs compare when they ran the same task (with or
+without the ``benchmarks/`` prefix) at the same task version, on the same
+dataset, with the same prompt, data and scoring parameters:
+
+- ``dataset.name`` (it encodes the Hub config and split) must be equal, and so
+  must the ``dataset_sha256`` a task records in its metadata (SimpleQA);
+- every task argument must be equal except those in ``UNCHECKED_TASK_ARGS``:
+  ``num_examples`` (it only bounds the sample ids, which are paired and
+  reported), ``dataset_path`` / ``data_files`` (the same data can be spelled as
+  a Hub id, a snapshot folder or a local file: the dataset's identity is
+  checked through its name, its hash and its targets instead) and
+  ``topic_breakdown`` (which metrics the log lists, not how questions are
+  scored). An argument that only one log records counts as a difference;
+- the two logs must share at least one sample id, and every shared id must
+  have the same target.
+
+Model-side settings (temperature, max_tokens, system message, epochs, the
+model itself) are what a comparison compares, and are not checked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from benchmarks.compare.logs import CompareError, TaskLog, display_path
+from benchmarks.compare.score_tables import ScoreTable
+from benchmarks.compare.tasks import GRADED_TASKS
+
+# Arguments that change neither the questions asked nor how they are scored.
+UNCHECKED_TASK_ARGS = frozenset(
+    {"num_examples", "dataset_path", "data_files", "topic_breakdown", "breakdowns", "judge_cache"}
+)
+GRADER_ROLE = "grader"
+NOT_RECORDED = "<not recorded>"
+
+
+def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool = True) -> None:
+    """Raise ``CompareError`` naming the first difference that makes the logs incomparable.
+
+    ``same_judges``: a judged task's logs must name the same models in the grader role
+    (not checked for a re-grading's scorer, which the header does not describe).
+    """
+    a, b = baseline.header.eval, candidate.header.eval
+    names = (display_path(baseline.path), display_path(candidate.path))
+
+    def differs(what: str, value_a: object, value_b: object) -> CompareError:
+        return CompareError(
+            f"cannot compare {names[0]} with {names[1]}: {what} differs "
+            f"({value_a!r} in {Path(names[0]).name}, {value_b!r} in {Path(names[1]).name})."
+        )
+
+    if baseline.task != candidate.task:
+        raise differs("the task", a.task, b.task)
+    if baseline.task_version != candidate.task_version:
+        raise differs("the task version", a.task_version, b.task_version)
+    if a.dataset.name != b.dataset.name:
+        raise differs("the dataset (name, config and split)", a.dataset.name, b.dataset.name)
+    hash_a = (a.metadata or {}).get("dataset_sha256")
+    hash_b = (b.metadata or {}).get("dataset_sha256")
+    if hash_a is not None and hash_b is not None and hash_a != hash_b:
+        raise differs("the dataset file (sha256)", hash_a, hash_b)
+    if (
+        same_judges
+        and baseline.task in GRADED_TASKS
+        and judges(a.model_roles) != judges(b.model_roles)
+    ):
+        raise CompareError(
+            f"cannot compare {names[0]} with {names[1]}: they were graded by different judges "
+            f"({', '.join(judges(a.model_roles))} in {Path(names[0]).name}, "
+            f"{', '.join(judges(b.model_roles))} in {Path(names[1]).name}); a difference would "
+            "mix the models' with the judges'. Re-grade one with the other's judge (inspect "
+            "score LOG --model-role grader=... --action append, then --scorer <name>1), or "
+            "measure the judges with --judges."
+        )
+    args_a, args_b = baseline.task_args(), candidate.task_args()
+    for name in sorted((set(args_a) | set(args_b)) - UNCHECKED_TASK_ARGS):
+        if args_a.get(name, NOT_RECORDED) != args_b.get(name, NOT_RECORDED):
+            value_a, value_b = args_a.get(name, NOT_RECORDED), args_b.get(name, NOT_RECORDED)
+            raise differs(f"task argument {name!r}", value_a, value_b)
+
+
+def judges(model_roles: dict[str, Any] | None) -> list[str]:
+    """The models bound to the grader role, as the log records them (the model under
+    test when none: the task then warns that it grades itself)."""
+    bound = (model_roles or {}).get(GRADER_ROLE)
+    if bound is None:
+        return ["(the model under test)"]
+    configs = bound if isinstance(bound, list) else [bound]
+    return [str(getattr(config, "model", config)) for config in configs]
+
+
+def check_same_questions(
+    baseline: TaskLog, a: ScoreTable, candidate: TaskLog, b: ScoreTable
+) -> None:
+    """The logs share sample ids, and each shared id has one target."""
+    names = (display_path(baseline.path), display_path(candidate.path))
+    shared = a.targets.keys() & b.targets.keys()
+    if not shared:
+        raise CompareError(
+            f"cannot compare {names[0]} with {names[1]}: the logs share no sample id "
+            "(not the same dataset)."
+        )
+    different = sorted(i for i in shared if a.targets[i] != b.targets[i])
+    if different:
+        first = different[0]
+        raise CompareError(
+            f"cannot compare {names[0]} with {names[1]}: {len(different)} shared sample id(s) "
+            f"have different targets (first: {first}: {a.targets[first]!r:.60} vs "
+            f"{b.targets[first]!r:.60}); not the same dataset."
+        )

@@ -1,0 +1,132 @@
+"""Per-question score tables of a log: each question's score under one scorer, epochs averaged."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from inspect_ai.scorer import Score, value_to_float
+
+from benchmarks.compare.logs import CompareError, SampleRecord, TaskLog, display_path
+from benchmarks.compare.tasks import TaskScores
+from benchmarks.scorers.statistics import FloatArray
+
+MISSING_CATEGORY = "(none)"
+
+_to_float = value_to_float()
+
+
+@dataclass
+class ScoreTable:
+    """Per-question scores of one log under one scorer (epochs averaged).
+
+    ``values`` is (questions, components); ``ids`` gives its rows. Questions
+    with an error, or without this score in some epoch, are in ``unscored``
+    and not in ``values``.
+    """
+
+    ids: list[str]
+    values: FloatArray
+    categories: dict[str, list[str]]
+    targets: dict[str, str]
+    unscored: list[str]
+    epochs: int
+    judge_failures: int = 0
+    row_of: dict[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.row_of = {sample_id: row for row, sample_id in enumerate(self.ids)}
+
+
+def score_components(
+    score: Score, spec: TaskScores, log: TaskLog, sample: SampleRecord
+) -> list[float]:
+    """The components of one score value, as floats."""
+    value = score.value
+    if not spec.components:
+        return [_to_float(value)]
+    if not isinstance(value, dict) or any(key not in value for key in spec.components):
+        raise CompareError(
+            f"{display_path(log.path)}, sample {sample.id} (epoch {sample.epoch}): score value "
+            f"{value!r:.80} lacks the keys {', '.join(spec.components)} of {spec.scorer}."
+        )
+    return [float(value[key]) for key in spec.components]  # type: ignore[arg-type]
+
+
+def score_table(log: TaskLog, samples: Sequence[SampleRecord], scorer: str) -> ScoreTable:
+    """Per-question scores under ``scorer``, the mean over epochs."""
+    spec = log.scores
+    position: dict[str, int] = {}  # sample id -> position, in order of first appearance
+    scored_positions: list[int] = []
+    scored_values: list[list[float]] = []
+    epochs_of: dict[str, int] = defaultdict(int)
+    failed: set[str] = set()
+    metadata: dict[str, dict[str, Any]] = {}
+    targets: dict[str, str] = {}
+    judge_failures = 0
+    for sample in samples:
+        sample_id = str(sample.id)
+        epochs_of[sample_id] += 1
+        if sample_id not in position:
+            position[sample_id] = len(position)
+            metadata[sample_id] = sample.metadata or {}
+            targets[sample_id] = _target_text(sample.target)
+        score = (sample.scores or {}).get(scorer)
+        if sample.error is not None or score is None:
+            failed.add(sample_id)
+            continue
+        scored_positions.append(position[sample_id])
+        scored_values.append(score_components(score, spec, log, sample))
+        if isinstance(score.value, dict) and score.value.get("judge_failure"):
+            judge_failures += 1
+    # Mean over epochs: sums and counts per position, in one pass each.
+    sums = np.zeros((len(position), len(spec.columns)))
+    np.add.at(sums, scored_positions, np.array(scored_values).reshape(-1, len(spec.columns)))
+    counts = np.bincount(scored_positions, minlength=len(position))
+    # Sorted: the bootstrap's draws map to questions by row, so a log's sample order
+    # (completion order in .eval files) must not change the numbers.
+    ids = sorted(sample_id for sample_id in position if sample_id not in failed)
+    rows = [position[sample_id] for sample_id in ids]
+    means = sums[rows] / counts[rows, None]
+    categories = {name: [_category(metadata[i].get(name)) for i in ids] for name in spec.breakdowns}
+    return ScoreTable(
+        ids=ids,
+        values=means,
+        categories=categories,
+        targets=targets,
+        unscored=sorted(failed),
+        epochs=max(epochs_of.values(), default=0),
+        judge_failures=judge_failures,
+    )
+
+
+def scorer_names(samples: Sequence[SampleRecord]) -> list[str]:
+    """Score names present in the log's samples, in first-seen order."""
+    names: dict[str, None] = {}
+    for sample in samples:
+        names.update(dict.fromkeys(sample.scores or {}))
+    return list(names)
+
+
+def require_scorer(log: TaskLog, samples: Sequence[SampleRecord], scorer: str | None) -> str:
+    """The scorer to read: the task's own, or one named by the user (it must exist)."""
+    present = scorer_names(samples)
+    own = [log.scores.scorer, *log.scores.other_scorers]
+    wanted = scorer or next((name for name in own if name in present), own[0])
+    if wanted not in present:
+        raise CompareError(
+            f"{display_path(log.path)}: no score named {wanted!r} in the samples "
+            f"(found: {', '.join(present) or 'none'})."
+        )
+    return wanted
+
+
+def _target_text(target: str | list[str]) -> str:
+    return target if isinstance(target, str) else "\n".join(target)
+
+
+def _category(value: object) -> str:
+    return MISSING_CATEGORY if value is None else str(value)

@@ -1,0 +1,72 @@
+"""How a panel of SimpleQA judges agreed: per-judge statistics, unanimity, Fleiss' kappa.
+
+Read from the ``judges`` that ``simpleqa_scorer`` records in each score's metadata
+(docs/judges.md, "Metrics"); nothing is reported for a single judge.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from inspect_ai.scorer import Metric, SampleScore, metric
+
+from benchmarks.runtime.lazy_modules import LazyModule
+from benchmarks.runtime.registry_names import namespaced
+from benchmarks.scorers.simpleqa import GRADE_VALUE_KEYS, statistics_from_totals
+from benchmarks.scorers.statistics import fleiss_kappa
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")
+
+PANEL_STATISTICS = ("correct", "incorrect", "not_attempted", "attempted_accuracy", "f_score")
+
+
+@metric(name=namespaced("judge_panel_metrics", __name__))
+def judge_panel_metrics(renamed: dict[str, str] | None = None) -> Metric:
+    """Per judge of a panel, ``judge_<i>_<statistic>`` over its own grades (judge i is
+    the i-th model bound to ``grader``, named in each score's ``judges``), plus
+    ``judge_failures`` per judge, ``unanimous`` (the share of samples all judges
+    graded alike) and ``fleiss_kappa`` over the four grades. Nothing for one judge.
+    """
+    names = renamed or {}
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        verdicts = [panel_verdicts(sample_score) for sample_score in scores]
+        sizes = {len(grades) for grades in verdicts}
+        if not verdicts or sizes == {1}:
+            return {}
+        if len(sizes) > 1:
+            raise ValueError(
+                f"SimpleQA panel metrics need the same judges for every sample, got panels "
+                f"of {sorted(sizes)} judges"
+            )
+        (size,) = sizes
+        results: dict[str, float] = {}
+        for index in range(size):
+            totals = dict.fromkeys(GRADE_VALUE_KEYS.values(), 0.0)
+            for grades in verdicts:
+                totals[GRADE_VALUE_KEYS[grades[index]]] += 1
+            statistics = statistics_from_totals(totals, len(verdicts))
+            for statistic in (*PANEL_STATISTICS, "judge_failures"):
+                name = names.get(statistic, statistic)
+                results[f"judge_{index + 1}_{name}"] = statistics[statistic]
+        results["unanimous"] = sum(len(set(g)) == 1 for g in verdicts) / len(verdicts)
+        counts = np.array(
+            [[grades.count(grade) for grade in GRADE_VALUE_KEYS] for grades in verdicts]
+        )
+        results["fleiss_kappa"] = fleiss_kappa(counts)
+        return results
+
+    return compute
+
+
+def panel_verdicts(sample_score: SampleScore) -> list[str]:
+    judges = (sample_score.score.metadata or {}).get("judges")
+    if not isinstance(judges, list) or not judges:
+        raise ValueError(
+            f"SimpleQA panel metrics need the 'judges' of simpleqa_scorer in the score "
+            f"metadata, missing for sample {sample_score.sample_id}"
+        )
+    return [str(judge["grade"]) for judge in judges]
