@@ -49,6 +49,7 @@ from benchmarks.data.source import DataSource
 from benchmarks.data.split_reader import DataFiles
 from benchmarks.profiles import profile_named
 from benchmarks.profiles.scienceqa import PROFILES, AnswerParse, ProfileName, PromptFormat
+from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
@@ -74,6 +75,7 @@ LETTER_PARSER = {"option_letter": "option_letter", "lmms_eval": "option_letter_s
     description="ScienceQA multiple choice with optional image: "
     "option-letter accuracy by subject, context and grade",
 )
+@documented_switches(PROFILES)
 def scienceqa(
     profile: ProfileName = "default",
     prompt_format: Annotated[PromptFormat | None, NoneMeans(PROFILES_VALUE)] = None,
@@ -95,13 +97,6 @@ def scienceqa(
             or ``lmms_eval_0.7.3`` (lmms-eval 0.7.3's ``scienceqa``: its
             prompt, its reply rule, at most 16 tokens at temperature 0); the
             switches below default to the profile's.
-        prompt_format: ``default`` (``Question:``/``Options:`` with ``(A)``
-            options) or ``lmms_eval`` (lmms-eval 0.7.3's ``A.`` options and
-            "Answer with the option's letter from the given choices directly.").
-        answer_parse: ``option_letter`` reads the reference rule (the reply
-            is the letter, or starts with ``X.``) and also ``(B)``, ``B)``,
-            ``Answer: B`` and ``The answer is B.``; ``lmms_eval`` the
-            reference rule alone.
         eval_split: ``test`` (4,241 rows), ``validation`` (4,241) or ``train``
             (12,726).
         subset: ``all``, ``image`` (rows with an image: 2,017 in test) or
@@ -120,9 +115,26 @@ def scienceqa(
             with the package instead of the Hub or a file (a try-out, offline;
             not a measurement).
     """
-    args = task_arguments(scienceqa, locals(), renamed=RENAMED)
+    args = task_arguments(
+        scienceqa,
+        unknown,
+        renamed=RENAMED,
+        profile=profile,
+        prompt_format=prompt_format,
+        answer_parse=answer_parse,
+        eval_split=eval_split,
+        subset=subset,
+        num_examples=num_examples,
+        image_format=image_format,
+        max_image_side=max_image_side,
+        dataset_path=dataset_path,
+        data_files=data_files,
+        bundled_sample=bundled_sample,
+    )
     warn_when_no_sample_runs()
-    settings = profile_named("scienceqa", PROFILES, profile).with_overrides(args)
+    settings = profile_named("scienceqa", PROFILES, profile).with_overrides(
+        prompt_format=args.prompt_format, answer_parse=args.answer_parse
+    )
     source = DataSource(
         "scienceqa",
         "ScienceQA",

@@ -47,6 +47,7 @@ from benchmarks.data.simpleqa import (
 from benchmarks.data.split_reader import DataFiles
 from benchmarks.profiles import PROFILE_SENTINEL, profile_named
 from benchmarks.profiles.simpleqa import SIMPLEQA_PROFILES, ProfileName, SimpleQAGradeParse
+from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import (
@@ -96,6 +97,7 @@ RENAMED_VALUES = {("profile", "simple_evals"): "simple_evals_ee3b031"}
     description="SimpleQA short-form factuality graded by an LLM judge (role grader): "
     "calibration metrics",
 )
+@documented_switches(SIMPLEQA_PROFILES)
 def simpleqa(
     profile: ProfileName = "paper",
     grade_parse: Annotated[SimpleQAGradeParse | None, NoneMeans(PROFILES_VALUE)] = None,
@@ -131,25 +133,9 @@ def simpleqa(
             judge at 0.5 with no token limit and no system message, its
             ``grade_parse=strict``; ``-T grade_parse=official`` for its
             ``paper``).
-        grade_parse: ``strict``: the stripped judge reply must be ``A``, ``B``
-            or ``C`` (optionally in markdown emphasis, optionally followed by
-            ``.`` or ``!``), anything else is a judge failure; ``official``:
-            simple-evals' ``re.search(r"(A|B|C)", reply)``, ``C`` when nothing
-            matches (inspect_evals' ``paper``); ``inspect_evals_strict``:
-            inspect_evals' ``strict``, the first standalone ``A``, ``B`` or ``C``
-            (``\\b([ABC])\\b``), ``C`` when none. A judge output that is not a
-            reply is a judge failure under each.
-        grader_temperature: Judge sampling temperature ("profile": the
-            profile's, 0.5; None: the grader model's own setting).
-        grader_max_tokens: Judge output token limit ("profile": the profile's,
-            1,024 or 2,048; None: the grader model's own setting).
         answer_prompt: Template of the question sent to the model under test,
             with the placeholder ``{question}``; the default sends the bare
             question, as the reference does.
-        grader_prompt: The judge prompt: ``simple_evals`` (the official
-            simple-evals grader template) or ``inspect_evals`` (inspect_evals
-            0.28.0's, which differs in whitespace and one sentence); None: the
-            profile's.
         grade_prompt_file: A UTF-8 file holding the judge prompt, with the
             placeholders ``{question}``, ``{target}`` and
             ``{predicted_answer}``, instead of ``grader_prompt``.
@@ -171,10 +157,32 @@ def simpleqa(
         bundled_sample: Read the few real rows shipped with the package instead
             of the Hub or a file (a try-out, offline; not a measurement).
     """
-    args = task_arguments(simpleqa, locals(), renamed=RENAMED, renamed_values=RENAMED_VALUES)
+    args = task_arguments(
+        simpleqa,
+        unknown,
+        renamed=RENAMED,
+        renamed_values=RENAMED_VALUES,
+        profile=profile,
+        grade_parse=grade_parse,
+        grader_temperature=grader_temperature,
+        grader_max_tokens=grader_max_tokens,
+        answer_prompt=answer_prompt,
+        grader_prompt=grader_prompt,
+        grade_prompt_file=grade_prompt_file,
+        breakdowns=breakdowns,
+        judge_cache=judge_cache,
+        num_examples=num_examples,
+        dataset_path=dataset_path,
+        data_files=data_files,
+        bundled_sample=bundled_sample,
+    )
     warn_when_no_sample_runs()
     settings = profile_named("simpleqa", SIMPLEQA_PROFILES, profile).with_overrides(
-        args, none_is_a_value=("grader_temperature", "grader_max_tokens")
+        grade_parse=args.grade_parse,
+        grader_temperature=args.grader_temperature,
+        grader_max_tokens=args.grader_max_tokens,
+        grader_prompt=args.grader_prompt,
+        none_is_a_value=("grader_temperature", "grader_max_tokens"),
     )
     problem = template_problem(answer_prompt, ANSWER_PROMPT_FIELDS)
     if problem is not None:

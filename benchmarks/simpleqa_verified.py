@@ -46,6 +46,7 @@ from benchmarks.profiles.simpleqa_verified import (
     VerifiedGradeParse,
     VerifiedProfileName,
 )
+from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import (
@@ -74,6 +75,7 @@ TASK = "simpleqa_verified"
     description="SimpleQA Verified (1,000 re-checked SimpleQA questions) graded by an LLM "
     "judge (role grader): F1 and breakdowns",
 )
+@documented_switches(VERIFIED_PROFILES)
 def simpleqa_verified(
     profile: VerifiedProfileName = "default",
     grade_parse: Annotated[VerifiedGradeParse | None, NoneMeans(PROFILES_VALUE)] = None,
@@ -103,29 +105,9 @@ def simpleqa_verified(
             temperature 1.0 / 2,048 tokens, its transcription of the paper's
             prompt, judge at 1.0, its ``grade_parse=strict``; ``-T
             grade_parse=official`` for its ``paper``).
-        grade_parse: ``strict``: the judge's reply must be a bare ``A``,
-            ``B`` or ``C``, anything else is a counted judge failure;
-            ``verified_starter``: the starter code's parse (first ``A|B|C``,
-            then ``CORRECT`` / ``INCORRECT`` / ``NOT_ATTEMPTED`` in the
-            upper-cased reply, in that order, so "incorrect" reads as A; else
-            C); ``official``: simple-evals' (first ``A|B|C``, else C; inspect_evals'
-            ``paper``); ``inspect_evals_strict``: inspect_evals' ``strict``
-            (first standalone ``A``, ``B`` or ``C``, else C). A judge output that
-            is not a reply is a judge failure under each.
-        grader_prompt: ``simple_evals``: the simple-evals grader template, as
-            the Kaggle starter code sends it; ``paper``: the paper's revised
-            autorater prompt (arXiv 2509.07968, Appendix A), in the layout of
-            the template it revises; ``inspect_evals``: inspect_evals 0.28.0's
-            transcription of it (same words, another layout); None: the
-            profile's.
         grade_prompt_file: A UTF-8 file holding a judge prompt of your own,
             with the placeholders ``{question}``, ``{target}`` and
             ``{predicted_answer}`` (instead of ``grader_prompt``).
-        grader_temperature: Judge temperature ("profile": the profile's, none
-            but 1.0 under ``inspect_evals_0.28.0``; None: the grader's own, as
-            the starter code sets none).
-        grader_max_tokens: Judge output token limit ("profile": the profile's,
-            none; None: the grader's own).
         breakdowns: Also report accuracy, attempted_accuracy, abstention_rate
             and f1 per topic, answer_type, multi_step and requires_reasoning.
         judge_cache: Cache the judge's replies (Inspect's generate cache).
@@ -138,10 +120,29 @@ def simpleqa_verified(
             offline; not a measurement: they are stand-ins, see
             benchmarks/data/samples/README.md).
     """
-    args = task_arguments(simpleqa_verified, locals())
+    args = task_arguments(
+        simpleqa_verified,
+        unknown,
+        profile=profile,
+        grade_parse=grade_parse,
+        grader_prompt=grader_prompt,
+        grade_prompt_file=grade_prompt_file,
+        grader_temperature=grader_temperature,
+        grader_max_tokens=grader_max_tokens,
+        breakdowns=breakdowns,
+        judge_cache=judge_cache,
+        num_examples=num_examples,
+        dataset_path=dataset_path,
+        data_files=data_files,
+        bundled_sample=bundled_sample,
+    )
     warn_when_no_sample_runs()
     settings = profile_named(TASK, VERIFIED_PROFILES, profile).with_overrides(
-        args, none_is_a_value=("grader_temperature", "grader_max_tokens")
+        grader_prompt=args.grader_prompt,
+        grader_temperature=args.grader_temperature,
+        grader_max_tokens=args.grader_max_tokens,
+        grade_parse=args.grade_parse,
+        none_is_a_value=("grader_temperature", "grader_max_tokens"),
     )
     if isinstance(data_files, Mapping) and set(data_files) != {SPLIT}:
         fail(

@@ -59,6 +59,7 @@ from benchmarks.data.triviaqa import (
 )
 from benchmarks.models.completions_endpoint import generate_from_token_ids
 from benchmarks.profiles import profile_named
+from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.profiles.triviaqa import (
     PROFILES,
     CompletionsPrompt,
@@ -87,6 +88,7 @@ RENAMED_VALUES = {
     name=namespaced("triviaqa", __name__),
     description="Closed-book few-shot TriviaQA (Wikipedia): alias exact match and token F1",
 )
+@documented_switches(PROFILES)
 def triviaqa(
     profile: ProfileName = "default",
     shots: Annotated[int | None, Minimum(0), NoneMeans(PROFILES_VALUE)] = None,
@@ -118,37 +120,6 @@ def triviaqa(
             ``lm_eval_0.4.13_completions_token_ids`` (the same, the prompt as the
             server's token ids); the switches below that default to None take
             the profile's.
-        shots: Demonstrations per question (0 loads no few-shot split).
-        fewshot_seed: Seed of the demonstration draws.
-        prompt_format: ``default`` (``Question: ...\\nAnswer:``, demonstrations
-            answered with ``answer.value``, ``rng.sample(train, shots)`` per
-            question) or ``lm_eval`` (lm-evaluation-harness 0.4.13: ``?``
-            appended to questions, demonstrations answered with the first
-            alias, drawn ``shots + 1`` at a time with the evaluated question
-            removed).
-        fewshot_as_multiturn: Demonstrations as user/assistant turns ending
-            with the question (lm-evaluation-harness's default for chat models)
-            instead of one user message.
-        answer_extraction: ``stop_sequences`` cuts the stripped reply at the
-            first newline, period or comma (the reference); ``first_line``
-            keeps the whole first line; ``lm_eval`` cuts the raw reply, then
-            strips it (lm-evaluation-harness 0.4.13). The cut's stop sequences
-            (``\\n`` alone for ``first_line``) are also sent to the server, with
-            the profile's ``max_tokens`` (256; ``--max-tokens`` overrides).
-        metric: ``normalized_alias_exact_match`` (official normalization,
-            against ``answer.normalized_aliases``), ``alias_exact_match``
-            (case-sensitive, against the raw ``answer.aliases``) or
-            ``lm_eval_exact_match`` (lm-evaluation-harness 0.4.13: lowercase
-            as numpy does, punctuation deleted, against ``answer.aliases``).
-        dataset_config: Hub config; ``rc.wikipedia.nocontext`` is the closed-book
-            Wikipedia subset, ``rc.nocontext`` lm-evaluation-harness's.
-        completions_prompt: ``text`` (the prompt as it is) or ``token_ids`` (the
-            server's ``/tokenize`` ids, left-truncated to 2048 less
-            ``max_tokens``: lm-evaluation-harness's ``local-completions`` with a
-            tokenizer; a completions-endpoint model).
-        stop_at_eos: With ``token_ids``, add the tokenizer's end-of-text string
-            (``/tokenizer_info``) to the stop sequences, as lm-evaluation-harness
-            does with ``num_concurrent=1`` (not with more).
         fewshot_split: Split the demonstrations are drawn from.
         eval_split: Split evaluated (``test`` has no answers and is refused).
         num_examples: Evaluate only the first this many rows (None: all). Unlike
@@ -161,9 +132,41 @@ def triviaqa(
         bundled_sample: Read the few real rows shipped with the package instead
             of the Hub or a file (a try-out, offline; not a measurement).
     """
-    args = task_arguments(triviaqa, locals(), renamed_values=RENAMED_VALUES)
+    args = task_arguments(
+        triviaqa,
+        unknown,
+        renamed_values=RENAMED_VALUES,
+        profile=profile,
+        shots=shots,
+        fewshot_seed=fewshot_seed,
+        prompt_format=prompt_format,
+        fewshot_as_multiturn=fewshot_as_multiturn,
+        answer_extraction=answer_extraction,
+        metric=metric,
+        dataset_config=dataset_config,
+        completions_prompt=completions_prompt,
+        stop_at_eos=stop_at_eos,
+        fewshot_split=fewshot_split,
+        eval_split=eval_split,
+        num_examples=num_examples,
+        include_evidence=include_evidence,
+        evidence_max_chars=evidence_max_chars,
+        dataset_path=dataset_path,
+        data_files=data_files,
+        bundled_sample=bundled_sample,
+    )
     warn_when_no_sample_runs()
-    settings = profile_named("triviaqa", PROFILES, profile).with_overrides(args)
+    settings = profile_named("triviaqa", PROFILES, profile).with_overrides(
+        shots=args.shots,
+        fewshot_seed=args.fewshot_seed,
+        prompt_format=args.prompt_format,
+        fewshot_as_multiturn=args.fewshot_as_multiturn,
+        answer_extraction=args.answer_extraction,
+        metric=args.metric,
+        dataset_config=args.dataset_config,
+        completions_prompt=args.completions_prompt,
+        stop_at_eos=args.stop_at_eos,
+    )
     check_splits(settings.shots, fewshot_split, eval_split)
     source = DataSource(
         "triviaqa",

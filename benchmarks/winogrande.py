@@ -53,6 +53,7 @@ from benchmarks.data.winogrande import (
     record_to_sample,
 )
 from benchmarks.profiles import profile_named
+from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.profiles.winogrande import (
     PROFILES,
     AnswerParse,
@@ -96,6 +97,7 @@ FEWSHOT_SPLIT = "train"
     name=namespaced("winogrande", __name__),
     description="Winogrande 0-shot two-choice MCQ (evalscope template): letter accuracy",
 )
+@documented_switches(PROFILES)
 def winogrande(
     profile: ProfileName = "default",
     shots: Annotated[int | None, Minimum(0), NoneMeans(PROFILES_VALUE)] = None,
@@ -124,33 +126,6 @@ def winogrande(
             ``lm_eval_0.4.13_gguf`` (lm-evaluation-harness 0.4.13 by
             log-likelihood, through its ``local-completions`` or ``gguf``
             client); the switches below default to the profile's.
-        shots: Demonstrations before each question, drawn from the ``train``
-            split of ``dataset_config`` (0, the reference, loads no train split).
-        fewshot_seed: Seed of the demonstration draws (1234; 42 under
-            ``inspect_evals_0.28.0``).
-        answer_parse: ``answer_marker`` reads the last ``ANSWER: X`` only (a
-            reply without one is a parse failure); ``evalscope`` is evalscope
-            1.14.1's rule (case-sensitive letter, ``A/B`` or ``A and B`` is no
-            answer, ``$\\boxed{B}$`` is B, falling back to the last capital
-            letter of the reply); ``evalscope_<release>`` is the rule of that
-            release (1.11.0, 1.11.1, 1.12.0, 1.13.0, 1.14.0 or 1.14.1);
-            ``inspect_choice`` is Inspect's ``multiple_choice()``/``choice()``
-            reading (the last ``ANSWER: X``, one letter, any case).
-        scoring: ``generate`` (a reply, its letter read) or ``loglikelihood``
-            (each option scored by the log-likelihood of the rest of the
-            sentence, lm-evaluation-harness's rule; a completions-endpoint
-            model: ``vllm-completions`` or ``openai-api-completions``).
-        loglikelihood_request: With ``scoring=loglikelihood``: ``token_ids``
-            (lm-evaluation-harness's ``local-completions``: the server's
-            ``/tokenize``, token ids) or ``text`` (its ``gguf`` client: one
-            string, split by the echoed tokens; llama.cpp-style servers).
-        prompt_format: ``evalscope`` (one user message, demonstrations before
-            the question) or ``inspect_evals`` (inspect_evals 0.28.0's: the
-            demonstrations in a system message, the question as ``Sentence:``
-            with ``[BLANK]`` in Inspect's ``multiple_choice()`` template).
-        fewshot_draw: ``per_question`` (a seeded draw for each question) or
-            ``hf_shuffle`` (the first ``shots`` train rows after Hugging Face
-            ``datasets``' ``shuffle(seed=fewshot_seed)``, for every question).
         dataset_config: Hub config, one of ``winogrande_xs``, ``_s``, ``_m``,
             ``_l``, ``_xl``, ``_debiased``; they differ only in their train
             split (validation is the same 1,267 rows in every config).
@@ -169,9 +144,34 @@ def winogrande(
             "the test split's answers are empty (the labels are withheld for the "
             "leaderboard); use eval_split='validation'.",
         )
-    args = task_arguments(winogrande, locals())
+    args = task_arguments(
+        winogrande,
+        unknown,
+        profile=profile,
+        shots=shots,
+        fewshot_seed=fewshot_seed,
+        answer_parse=answer_parse,
+        scoring=scoring,
+        loglikelihood_request=loglikelihood_request,
+        prompt_format=prompt_format,
+        fewshot_draw=fewshot_draw,
+        dataset_config=dataset_config,
+        eval_split=eval_split,
+        num_examples=num_examples,
+        dataset_path=dataset_path,
+        data_files=data_files,
+        bundled_sample=bundled_sample,
+    )
     warn_when_no_sample_runs()
-    settings = profile_named("winogrande", PROFILES, profile).with_overrides(args)
+    settings = profile_named("winogrande", PROFILES, profile).with_overrides(
+        shots=args.shots,
+        fewshot_seed=args.fewshot_seed,
+        answer_parse=args.answer_parse,
+        scoring=args.scoring,
+        loglikelihood_request=args.loglikelihood_request,
+        prompt_format=args.prompt_format,
+        fewshot_draw=args.fewshot_draw,
+    )
     if settings.shots > 0 and eval_split == FEWSHOT_SPLIT:
         fail(
             "winogrande",

@@ -25,8 +25,22 @@ from inspect_ai.model import GenerateConfig
 from benchmarks.runtime.task_parameters import fail
 
 P = TypeVar("P", bound="Profile")
+T = TypeVar("T")
 # The value of a switch that means "the profile's", where None means something else.
 PROFILE_SENTINEL: Literal["profile"] = "profile"
+
+
+# The metadata key of a switch's help text.
+HELP = "help"
+
+
+def switch(default: T, help: str) -> T:
+    """A profile field that is also a task parameter (a switch): its default and its help
+    text, which the task's docstring, the docs page's parameter table and the README's
+    list of switches are made from (``benchmarks.profiles.switch_docs``). Its type is the
+    field's; the task's parameter is ``Annotated[<type> | None, ...] = None``."""
+    made: T = field(default=default, metadata={HELP: help})
+    return made
 
 
 @dataclass(frozen=True)
@@ -47,16 +61,21 @@ class Profile:
     proof: str | None
     generate: GenerateConfig = field(default_factory=GenerateConfig)
 
-    def with_overrides(self: P, overrides: Any, *, none_is_a_value: tuple[str, ...] = ()) -> P:
-        """This profile with each switch given in ``overrides`` (a task's checked
-        ``Arguments``) replaced: given means not None, or, for the switches named in
-        ``none_is_a_value`` (where None means something of its own), not "profile"."""
-        names = {f.name for f in dataclasses.fields(self)} - {"name", "reference", "proof"}
+    @classmethod
+    def switch_names(cls) -> list[str]:
+        """The profile's fields a task takes as parameters (declared with ``switch``)."""
+        return [f.name for f in dataclasses.fields(cls) if HELP in f.metadata]
+
+    def with_overrides(self: P, *, none_is_a_value: tuple[str, ...] = (), **switches: Any) -> P:
+        """This profile with each switch given a value replaced: a value is given when it is
+        not None, or, for the switches named in ``none_is_a_value`` (where None means
+        something of its own), not "profile". Every switch is passed, by name."""
+        if sorted(switches) != sorted(self.switch_names()):
+            raise TypeError(f"pass with_overrides every switch: {self.switch_names()}")
         given = {
             name: value
-            for name, value in vars(overrides).items()
-            if name in names
-            and (value != PROFILE_SENTINEL if name in none_is_a_value else value is not None)
+            for name, value in switches.items()
+            if (value != PROFILE_SENTINEL if name in none_is_a_value else value is not None)
         }
         return dataclasses.replace(self, **given)
 

@@ -7,7 +7,7 @@ from typing import Literal
 
 from inspect_ai.model import GenerateConfig
 
-from benchmarks.profiles import Profile
+from benchmarks.profiles import Profile, switch
 
 PromptFormat = Literal["default", "lmms_eval"]
 AnswerParse = Literal["option_letter", "lmms_eval"]
@@ -18,8 +18,18 @@ ProfileName = Literal["default", "lmms_eval_0.7.3"]
 class ScienceQAProfile(Profile):
     """ScienceQA's switches: the prompt's layout and how a reply is read."""
 
-    prompt_format: PromptFormat = "default"
-    answer_parse: AnswerParse = "option_letter"
+    prompt_format: PromptFormat = switch(
+        "default",
+        "``default`` (``Question:``/``Options:`` with ``(A)`` options) or ``lmms_eval`` "
+        "(lmms-eval 0.7.3's ``A.`` options and \"Answer with the option's letter from the "
+        'given choices directly.").',
+    )
+    answer_parse: AnswerParse = switch(
+        "option_letter",
+        "``option_letter`` reads the reference rule (the reply is the letter, or starts with "
+        "``X.``) and also ``(B)``, ``B)``, ``Answer: B`` and ``The answer is B.``; "
+        "``lmms_eval`` the reference rule alone.",
+    )
 
 
 PROFILES: dict[str, ScienceQAProfile] = {

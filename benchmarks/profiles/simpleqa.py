@@ -7,7 +7,7 @@ from typing import Literal
 
 from inspect_ai.model import GenerateConfig
 
-from benchmarks.profiles import Profile
+from benchmarks.profiles import Profile, switch
 from benchmarks.scorers.judge_prompt import SimpleQAGraderPrompt
 
 SimpleQAGradeParse = Literal["strict", "official", "inspect_evals_strict"]
@@ -27,11 +27,33 @@ class SimpleQAProfile(Profile):
     which rows ``num_examples`` takes (``first``, or simple-evals' ``random.Random(0).sample``)."""
 
     system_message: str | None = None
-    grader_prompt: SimpleQAGraderPrompt = "simple_evals"
+    grader_prompt: SimpleQAGraderPrompt = switch(
+        "simple_evals",
+        "The judge prompt: ``simple_evals`` (the official simple-evals grader template) or "
+        "``inspect_evals`` (inspect_evals 0.28.0's, which differs in whitespace and one "
+        "sentence).",
+    )
     grader_system_message: str | None = None
-    grader_temperature: float | None = 0.5
-    grader_max_tokens: int | None = 1024
-    grade_parse: SimpleQAGradeParse = "strict"
+    grader_temperature: float | None = switch(
+        0.5,
+        "Judge sampling temperature (None, ``null`` on the command line: the grader model's "
+        "own setting).",
+    )
+    grader_max_tokens: int | None = switch(
+        1024,
+        "Judge output token limit (None, ``null`` on the command line: the grader model's "
+        "own setting).",
+    )
+    grade_parse: SimpleQAGradeParse = switch(
+        "strict",
+        "``strict``: the stripped judge reply must be ``A``, ``B`` or ``C`` (optionally in "
+        "markdown emphasis, optionally followed by ``.`` or ``!``), anything else is a judge "
+        'failure; ``official``: simple-evals\' ``re.search(r"(A|B|C)", reply)``, ``C`` when '
+        "nothing matches (inspect_evals' ``paper``); ``inspect_evals_strict``: "
+        "inspect_evals' ``strict``, the first standalone ``A``, ``B`` or ``C`` "
+        "(``\\b([ABC])\\b``), ``C`` when none. A judge output that is not a reply is a "
+        "judge failure under each.",
+    )
     draw: Draw = "first"
 
 

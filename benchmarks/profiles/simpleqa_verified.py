@@ -7,7 +7,7 @@ from typing import Literal
 
 from inspect_ai.model import GenerateConfig
 
-from benchmarks.profiles import Profile
+from benchmarks.profiles import Profile, switch
 from benchmarks.scorers.judge_prompt import VerifiedGraderPrompt
 
 VerifiedGradeParse = Literal["strict", "official", "verified_starter", "inspect_evals_strict"]
@@ -19,10 +19,32 @@ class SimpleQAVerifiedProfile(Profile):
     """SimpleQA Verified's switches: the judge's prompt, settings and parse (None: the
     grader's own setting, as the starter code sends none)."""
 
-    grader_prompt: VerifiedGraderPrompt = "simple_evals"
-    grader_temperature: float | None = None
-    grader_max_tokens: int | None = None
-    grade_parse: VerifiedGradeParse = "strict"
+    grader_prompt: VerifiedGraderPrompt = switch(
+        "simple_evals",
+        "``simple_evals``: the simple-evals grader template, as the Kaggle starter code sends "
+        "it; ``paper``: the paper's revised autorater prompt (arXiv 2509.07968, Appendix A), "
+        "in the layout of the template it revises; ``inspect_evals``: inspect_evals 0.28.0's "
+        "transcription of it (same words, another layout).",
+    )
+    grader_temperature: float | None = switch(
+        None,
+        "Judge temperature (None, ``null`` on the command line: the grader's own, as the "
+        "starter code sets none).",
+    )
+    grader_max_tokens: int | None = switch(
+        None, "Judge output token limit (None, ``null`` on the command line: the grader's own)."
+    )
+    grade_parse: VerifiedGradeParse = switch(
+        "strict",
+        "``strict``: the judge's reply must be a bare ``A``, ``B`` or ``C`` (one markdown "
+        "emphasis and a trailing ``.``/``!`` tolerated), anything else is a counted judge "
+        "failure; ``verified_starter``: the starter code's parse (first ``A|B|C``, then "
+        "``CORRECT`` / ``INCORRECT`` / ``NOT_ATTEMPTED`` in the upper-cased reply, in that "
+        'order, so "incorrect" reads as A; else C); ``official``: simple-evals\' (first '
+        "``A|B|C``, else C; inspect_evals' ``paper``); ``inspect_evals_strict``: "
+        "inspect_evals' ``strict`` (first standalone ``A``, ``B`` or ``C``, else C). A judge "
+        "output that is not a reply is a judge failure under each.",
+    )
 
 
 VERIFIED_PROFILES: dict[str, SimpleQAVerifiedProfile] = {

@@ -7,7 +7,7 @@ from typing import Literal
 
 from inspect_ai.model import GenerateConfig
 
-from benchmarks.profiles import Profile
+from benchmarks.profiles import Profile, switch
 from benchmarks.scorers.answer_matching import AnswerExtraction
 from benchmarks.scorers.triviaqa import TriviaQAMetric
 
@@ -35,15 +35,55 @@ ProfileName = Literal[
 class TriviaQAProfile(Profile):
     """TriviaQA's switches: the data, the demonstrations and their layout, the answer rule."""
 
-    dataset_config: Config = "rc.wikipedia.nocontext"
-    shots: int = 5
-    fewshot_seed: int = 1234
-    prompt_format: PromptFormat = "default"
-    fewshot_as_multiturn: bool = False
-    answer_extraction: AnswerExtraction = "stop_sequences"
-    metric: TriviaQAMetric = "normalized_alias_exact_match"
-    completions_prompt: CompletionsPrompt = "text"
-    stop_at_eos: bool = False
+    dataset_config: Config = switch(
+        "rc.wikipedia.nocontext",
+        "Hub config; ``rc.wikipedia.nocontext`` is the closed-book Wikipedia subset, "
+        "``rc.nocontext`` lm-evaluation-harness's.",
+    )
+    shots: int = switch(5, "Demonstrations per question (0 loads no few-shot split).")
+    fewshot_seed: int = switch(1234, "Seed of the demonstration draws.")
+    prompt_format: PromptFormat = switch(
+        "default",
+        "``default`` (``Question: ...\\nAnswer:``, demonstrations answered with "
+        "``answer.value``, ``rng.sample(train, shots)`` per question) or ``lm_eval`` "
+        "(lm-evaluation-harness 0.4.13: ``?`` appended to questions, demonstrations answered "
+        "with the first alias, drawn ``shots + 1`` at a time with the evaluated question "
+        "removed).",
+    )
+    fewshot_as_multiturn: bool = switch(
+        False,
+        "Demonstrations as user/assistant turns ending with the question "
+        "(lm-evaluation-harness's default for chat models) instead of one user message.",
+    )
+    answer_extraction: AnswerExtraction = switch(
+        "stop_sequences",
+        "``stop_sequences`` cuts the stripped reply at the first newline, period or comma "
+        "(the reference); ``first_line`` keeps the whole first line (``U.S.``, ``1,000``, "
+        "``St. Louis`` stay whole); ``lm_eval`` cuts the raw reply, then strips it "
+        "(lm-evaluation-harness 0.4.13). The cut's stop sequences (``\\n`` alone for "
+        "``first_line``) are also sent to the server, with the profile's ``max_tokens`` "
+        "(256; ``--max-tokens`` overrides).",
+    )
+    metric: TriviaQAMetric = switch(
+        "normalized_alias_exact_match",
+        "``normalized_alias_exact_match`` (official normalization, against "
+        "``answer.normalized_aliases``), ``alias_exact_match`` (case-sensitive, against the "
+        "raw ``answer.aliases``) or ``lm_eval_exact_match`` (lm-evaluation-harness 0.4.13: "
+        "lowercase as numpy does, punctuation deleted, against ``answer.aliases``).",
+    )
+    completions_prompt: CompletionsPrompt = switch(
+        "text",
+        "``text`` (the prompt as it is) or ``token_ids`` (the server's ``/tokenize`` ids, no "
+        "special tokens, left-truncated to 2,048 less ``max_tokens``, as "
+        "lm-evaluation-harness's ``local-completions`` sends them with a tokenizer; a "
+        "completions-endpoint model).",
+    )
+    stop_at_eos: bool = switch(
+        False,
+        "With ``token_ids``, add the tokenizer's end-of-text string (``/tokenizer_info``) to "
+        "the stop sequences, as lm-evaluation-harness does with ``num_concurrent=1`` (its "
+        "default) and not with more.",
+    )
 
 
 # lm-evaluation-harness's default max_gen_toks. The longest alias in 3,000 real

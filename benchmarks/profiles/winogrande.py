@@ -7,7 +7,7 @@ from typing import Literal
 
 from inspect_ai.model import GenerateConfig
 
-from benchmarks.profiles import Profile
+from benchmarks.profiles import Profile, switch
 from benchmarks.scorers.loglikelihood import LoglikelihoodRequest
 
 AnswerParse = Literal[
@@ -43,13 +43,53 @@ FewshotDraw = Literal["per_question", "hf_shuffle"]
 class WinograndeProfile(Profile):
     """Winogrande's switches: demonstrations, their draw, and how a reply is read."""
 
-    shots: int = 0
-    fewshot_seed: int = 1234
-    answer_parse: AnswerParse = "answer_marker"
-    scoring: Scoring = "generate"
-    loglikelihood_request: LoglikelihoodRequest = "token_ids"
-    prompt_format: PromptFormat = "evalscope"
-    fewshot_draw: FewshotDraw = "per_question"
+    shots: int = switch(
+        0,
+        "Demonstrations before each question, drawn from the ``train`` split of "
+        "``dataset_config`` (0, the reference, loads no train split).",
+    )
+    fewshot_seed: int = switch(1234, "Seed of the demonstration draws.")
+    answer_parse: AnswerParse = switch(
+        "answer_marker",
+        "``answer_marker`` reads the last ``ANSWER: X`` only (a reply without one is a "
+        "parse failure); ``evalscope`` is evalscope 1.14.1's rule (case-sensitive letter, "
+        "``A/B`` or ``A and B`` is no answer, ``$\\boxed{B}$`` is B, falling back to the last "
+        "capital letter of the reply); ``evalscope_<release>`` is the rule of that release "
+        "(1.11.0, 1.11.1, 1.12.0, 1.13.0, 1.14.0 or 1.14.1); ``inspect_choice`` is Inspect's "
+        "``multiple_choice()``/``choice()`` reading (the last ``ANSWER: X``, one letter, any "
+        "case).",
+    )
+    scoring: Scoring = switch(
+        "generate",
+        "``generate`` (a reply, its letter read) or ``loglikelihood`` (each option scored "
+        "by the log-likelihood of the rest of the sentence, lm-evaluation-harness's rule; "
+        "needs a completions-endpoint model: ``vllm-completions/<model>`` or "
+        "``openai-api-completions/<service>/<model>``, or the offline models).",
+    )
+    loglikelihood_request: LoglikelihoodRequest = switch(
+        "token_ids",
+        "With ``scoring=loglikelihood``, how each option is requested: ``token_ids`` "
+        "(lm-evaluation-harness's ``local-completions``: the server's ``/tokenize``, token "
+        "ids, echoed log-probabilities), ``prompt_logprobs`` (the same token ids, the "
+        "log-probabilities read from vLLM's or SGLang's ``prompt_logprobs`` instead of the "
+        "echo) or ``text`` (its ``gguf`` client: context and continuation as one string, "
+        "split where the continuation's text begins; llama.cpp-style servers, no "
+        "``/tokenize`` needed).",
+    )
+    prompt_format: PromptFormat = switch(
+        "evalscope",
+        "``evalscope`` (one user message, demonstrations before the question) or "
+        "``inspect_evals`` (inspect_evals 0.28.0's: the demonstrations in a system message, "
+        "the question as ``Sentence:`` with ``[BLANK]`` in Inspect's ``multiple_choice()`` "
+        "template).",
+    )
+    fewshot_draw: FewshotDraw = switch(
+        "per_question",
+        "``per_question`` (each question its own seeded draw, "
+        "``random.Random(fewshot_seed)``) or ``hf_shuffle`` (the same demonstrations for "
+        "every question: the first ``shots`` rows of the train split after Hugging Face "
+        "``datasets``' ``Dataset.shuffle(seed=fewshot_seed)``).",
+    )
 
 
 # evalscope's generation default for API models; greedy decoding for local checkpoints.

@@ -1,7 +1,8 @@
 """Task parameters checked from the task's own signature, before any data or model.
 
-A task calls ``task_arguments(<task>, locals())`` first thing. Each parameter
-is checked against its annotation: a ``Literal`` gives the allowed values, a
+A task calls ``task_arguments(<task>, unknown, <name>=<name>, ...)`` first
+thing, naming each of its parameters. Each parameter is checked against its
+annotation: a ``Literal`` gives the allowed values, a
 ``bool``, ``int`` or ``float`` the type (``Annotated[..., Minimum(n)]`` a
 lower bound), ``| None`` allows null (``Annotated[..., NoneMeans("...")]``
 says what null means), ``str | os.PathLike`` a path, ``DataFiles`` a file or
@@ -63,31 +64,35 @@ class Arguments(types.SimpleNamespace):
 
 def task_arguments(
     function: Callable[..., Any],
-    values: Mapping[str, Any],
+    unknown: Mapping[str, Any],
+    /,
     *,
     renamed: Mapping[str, str] | None = None,
     renamed_values: Mapping[tuple[str, str], str] | None = None,
+    **values: Any,
 ) -> Any:
     """The task's parameter values, each checked against its annotation (an ``Arguments``;
     null spelled as text is None there).
 
     Args:
         function: The task function (as decorated: it is unwrapped).
-        values: Its ``locals()`` at the start of its body.
+        unknown: The names it took that are none of its parameters (its ``**unknown``).
         renamed: Former parameter names -> what to say instead (the new name).
         renamed_values: (parameter, former value) -> the new value.
+        values: Each of its parameters by name, as it received them.
     """
     raw = inspect.unwrap(function)
     task = raw.__name__
-    signature = inspect.signature(raw)
     hints = get_type_hints(raw, include_extras=True)
+    names = [
+        name
+        for name, parameter in inspect.signature(raw).parameters.items()
+        if parameter.kind is not inspect.Parameter.VAR_KEYWORD
+    ]
+    if list(values) != names:
+        raise TypeError(f"{task}: pass task_arguments its parameters in order: {names}")
     checked: dict[str, Any] = {}
-    unknown: dict[str, Any] = {}
-    for name, parameter in signature.parameters.items():
-        if parameter.kind is inspect.Parameter.VAR_KEYWORD:
-            unknown = dict(values.get(name) or {})
-            continue
-        value = values[name]
+    for name, value in values.items():
         former = (renamed_values or {}).get((name, value)) if isinstance(value, str) else None
         if former is not None:
             fail(task, f"{name} {value!r} was renamed {former!r}.")

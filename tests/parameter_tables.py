@@ -1,0 +1,119 @@
+"""The switches' rows of each docs page's parameter table and the README's list of switches,
+made from the switches' declarations (the profile dataclasses' ``switch`` fields, see
+benchmarks/profiles/switch_docs.py).
+
+``python -m tests.parameter_tables`` prints them; ``--write`` puts them into the pages
+(each switch's row of ``docs/<name>.md``'s parameter table, the README's list between its
+markers). tests/test_switches.py checks that the pages hold what the declarations say.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmarks.catalog import specs
+from benchmarks.profiles.switch_docs import SwitchDoc, switch_docs, value_text
+from benchmarks.spec import BenchmarkSpec
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+START = "<!-- switches: made by python -m tests.parameter_tables -->"
+END = "<!-- /switches -->"
+TABLE_HEADER = "| parameter | default | meaning |"
+
+
+def code(text: str) -> str:
+    return f"`{text}`"
+
+
+def markdown(help_text: str) -> str:
+    """A docstring's help text as a markdown table cell (single backticks, ``|`` escaped)."""
+    return re.sub(r"``(.+?)``", r"`\1`", help_text).replace("|", "\\|")
+
+
+def table_row(switch: SwitchDoc) -> str:
+    default = f"{code(value_text(switch.task_default))} ({switch.defaults(code)})"
+    return f"| `{switch.name}` | {default} | {markdown(switch.help)} |"
+
+
+def table_rows(spec: BenchmarkSpec) -> dict[str, str]:
+    """``{switch: its row of the docs page's parameter table}``."""
+    return {s.name: table_row(s) for s in switch_docs(spec.task, spec.profiles)}
+
+
+def page_rows(page: str) -> dict[str, str]:
+    """``{parameter: row}`` of the page's parameter table."""
+    lines = page.split("\n")
+    start = lines.index(TABLE_HEADER) + 2
+    rows = {}
+    for line in lines[start:]:
+        found = re.match(r"\| `(\w+)` \|", line)
+        if found is None:
+            break
+        rows[found[1]] = line
+    return rows
+
+
+def with_rows(page: str, rows: dict[str, str]) -> str:
+    """``page`` with the rows of its parameter table named in ``rows`` replaced."""
+    lines = page.split("\n")
+    start = lines.index(TABLE_HEADER) + 2
+    for index, name in enumerate(page_rows(page), start):
+        lines[index] = rows.get(name, lines[index])
+    return "\n".join(lines)
+
+
+def readme_entry(switch: SwitchDoc) -> str:
+    """```shots` (`0`; `5` under `inspect_evals_0.28.0`)``: the default profile's value,
+    then each other value with the profiles that set it."""
+    others = "".join(
+        f"; {code(value)} under {', '.join(map(code, names))}" for value, names in switch.under()
+    )
+    return f"{code(switch.name)} ({code(value_text(switch.value))}{others})"
+
+
+def readme_list() -> str:
+    lines = []
+    for spec in specs().values():
+        switches = switch_docs(spec.task, spec.profiles)
+        entries = ", ".join(readme_entry(switch) for switch in switches)
+        lines.append(f"- [{spec.title}]({spec.docs_page}): {entries}\n")
+    return "".join(lines)
+
+
+def readme_block(readme: str) -> str:
+    """What the README holds between the markers."""
+    start, end = readme.index(START) + len(START), readme.index(END)
+    return readme[start:end].strip("\n") + "\n"
+
+
+def rewrite(path: Path, change: Callable[[str], str]) -> None:
+    text = path.read_text(encoding="utf-8")
+    path.write_text(change(text), encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="rewrite the pages")
+    args = parser.parse_args()
+    if not args.write:
+        for spec in specs().values():
+            print(f"{spec.docs_page}:", *table_rows(spec).values(), sep="\n")
+        print("README.md:", readme_list(), sep="\n", end="")
+        return
+    for spec in specs().values():
+        rows = table_rows(spec)
+        rewrite(ROOT / spec.docs_page, lambda page, rows=rows: with_rows(page, rows))
+
+    def with_list(readme: str) -> str:
+        start, end = readme.index(START) + len(START), readme.index(END)
+        return readme[:start] + "\n" + readme_list() + readme[end:]
+
+    rewrite(README, with_list)
+
+
+if __name__ == "__main__":
+    main()
