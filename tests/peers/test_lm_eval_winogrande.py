@@ -17,7 +17,9 @@ and for ``gguf`` its echo, as llama-cpp-python's, has no entry for the
 generated token).
 Per question: each option's request (the token ids, or for ``gguf`` the
 string and every setting of the body), each option's log-likelihood, the
-option chosen; then the accuracy.
+option chosen; then the accuracy. The same, 0-shot, on rows built to reach the edges no
+real row reaches (tests/peers/loglikelihood_edges.py: trailing whitespace, a one-character
+last context token, exact ties, left truncation, one- and many-token continuations).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from inspect_ai._cli.eval import parse_run_config
 
 from benchmarks.winogrande import winogrande
 from tests.completions_server import CompletionsServer
+from tests.peers.loglikelihood_edges import EDGE_ROWS, KINDS, MAX_LENGTH, describe, edge_kinds
 from tests.peers.peer_env import ROOT, PeerResult, lm_eval_task_yaml, peer_python, record
 
 LM_EVAL = ["lm-eval[api]==0.4.13"]
@@ -53,6 +56,10 @@ VALIDATION = ROWS[0::2]
 COPIED = (69, 236, 123)
 TRAIN = ROWS[1::2] + [VALIDATION[q] for q in COPIED]
 RUN_TIMEOUT_SECONDS = 1200
+COMPARED = {
+    "local-completions": "token ids of every request (also read from vLLM's `prompt_logprobs`)",
+    "gguf": "every request's string and settings (split by offsets)",
+}
 
 
 @pytest.fixture(scope="module")
@@ -60,10 +67,10 @@ def lm_eval_python() -> Path:
     return peer_python("lm-eval", LM_EVAL)
 
 
-def write_data(folder: Path) -> dict[str, str]:
+def write_data(folder: Path, validation: list[dict[str, str]] = VALIDATION) -> dict[str, str]:
     folder.mkdir(parents=True, exist_ok=True)
     files = {}
-    for split, rows in (("train", TRAIN), ("validation", VALIDATION)):
+    for split, rows in (("train", TRAIN), ("validation", validation)):
         path = folder / f"{split}.jsonl"
         path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
         files[split] = str(path)
@@ -215,11 +222,7 @@ def test_requests_loglikelihoods_and_accuracy_match_lm_eval(
             rows=len(VALIDATION),
             prompts_identical=len(VALIDATION) if same_requests else 0,
             verdicts_identical=sum(identical),
-            compared=(
-                "token ids of every request (also read from vLLM's `prompt_logprobs`)"
-                if client == "local-completions"
-                else "every request's string and settings (split by offsets)"
-            )
+            compared=COMPARED[client]
             + ", each option's log-likelihood, the choice, accuracy (the 1,267 rows split into "
             "634 validation and 636 train)",
         )
@@ -239,6 +242,54 @@ def test_requests_loglikelihoods_and_accuracy_match_lm_eval(
         )
         assert ids == lm_requests
         assert all(lm_lls[q] == pytest.approx(lls[q], abs=1e-9) for q in range(len(VALIDATION)))
+        assert (accs, accuracy) == (lm_accs, pytest.approx(lm_accuracy, abs=1e-12))
+
+
+@pytest.mark.parametrize("client", list(CLIENTS))
+def test_edge_rows_match_lm_eval(
+    lm_eval_python: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, client: str
+) -> None:
+    """Rows built to reach the edges no real row reaches (tests/peers/loglikelihood_edges.py),
+    through lm-evaluation-harness's own winogrande task and ours, 0-shot."""
+    files = write_data(tmp_path / "data", EDGE_ROWS)
+    lm_requests, lm_lls, lm_accs, lm_accuracy = run_lm_eval(
+        lm_eval_python, tmp_path, files, 0, client
+    )
+    our_requests, our_lls, our_accs, our_accuracy = run_ours(
+        tmp_path, monkeypatch, files, 0, client
+    )
+    kinds = edge_kinds(EDGE_ROWS, lm_lls)
+    identical = [
+        lm_lls[q] == pytest.approx(our_lls[q], abs=1e-9) and lm_accs[q] == our_accs[q]
+        for q in range(len(EDGE_ROWS))
+    ]
+    record(
+        PeerResult(
+            peer=f"lm-evaluation-harness `winogrande`, `{client}` (log-likelihood), edge rows",
+            version=VERSION,
+            rows=len(EDGE_ROWS),
+            prompts_identical=len(EDGE_ROWS) if lm_requests == our_requests else 0,
+            verdicts_identical=sum(identical),
+            compared=COMPARED[client] + ", each option's log-likelihood, the choice, accuracy, "
+            "0-shot, on rows built for the edges: " + describe(kinds),
+        )
+    )
+    differing = [text for text in lm_requests if lm_requests[text] != our_requests.get(text)]
+    assert differing == [], [f"...{text[-80:]}" for text in differing[:2]]
+    assert lm_requests == our_requests
+    assert all(identical), [q for q, same in enumerate(identical) if not same]
+    assert lm_accuracy == pytest.approx(our_accuracy, abs=1e-12)
+    # every edge is reached, by at least two rows
+    assert {kind: kinds[kind] for kind in KINDS if kinds[kind] < 2} == {}, describe(kinds)
+    if client == "local-completions":
+        # the two long rows' four requests were left-truncated, on both sides
+        lengths = [len(ids) for ids in lm_requests.values()]
+        assert lengths.count(MAX_LENGTH) == 4 and max(lengths) == MAX_LENGTH, lengths
+        ids, lls, accs, accuracy = run_ours(
+            tmp_path, monkeypatch, files, 0, client, loglikelihood_request="prompt_logprobs"
+        )
+        assert ids == lm_requests
+        assert all(lm_lls[q] == pytest.approx(lls[q], abs=1e-9) for q in range(len(EDGE_ROWS)))
         assert (accs, accuracy) == (lm_accs, pytest.approx(lm_accuracy, abs=1e-12))
 
 
