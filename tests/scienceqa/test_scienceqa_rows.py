@@ -23,7 +23,7 @@ from benchmarks.data.split_reader import OFFLINE_HELP
 from benchmarks.runtime.errors import DataError, DataUnavailableError
 from benchmarks.scienceqa import DATASET, scienceqa
 
-FIXTURE = Path(__file__).parent / "fixtures" / "scienceqa" / "test_rows.hf.parquet"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "scienceqa" / "test_rows.hf.parquet"
 
 
 @pytest.fixture(autouse=True)

@@ -23,7 +23,7 @@ from benchmarks.simpleqa_verified import simpleqa_verified, simpleqa_verified_sc
 from tests.loopback_server import LoopbackServer
 from tests.scripted import last_user_text, scripted_model
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 CSV = FIXTURES / "simpleqa" / "simple_qa_test_set.sample.csv"
 VERIFIED_CSV = FIXTURES / "simpleqa_verified" / "simpleqa_verified.sample.csv"
 

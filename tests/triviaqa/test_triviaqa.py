@@ -31,7 +31,7 @@ from tests.loopback_server import LoopbackServer
 from tests.prompts import prompt, prompts_of
 from tests.scripted import replies_by_prompt
 
-FIXTURES = Path(__file__).parent / "fixtures" / "triviaqa"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "triviaqa"
 JSONL = {"validation": str(FIXTURES / "validation.jsonl"), "train": str(FIXTURES / "train.jsonl")}
 PARQUET = {
     "validation": str(FIXTURES / "validation.parquet"),

@@ -25,7 +25,7 @@ from tests.scripted import replies_by_prompt
 
 ANSWER_PARSES = get_args(AnswerParse)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 VALIDATION = ROOT / "tests" / "fixtures" / "winogrande" / "validation.jsonl"
 CONFIG = ROOT / "configs" / "winogrande_evalscope.yaml"
 
@@ -103,7 +103,7 @@ def test_default_release_is_1_14_1() -> None:
 
 def test_every_release_is_an_answer_parse() -> None:
     releases = [f"evalscope_{release}" for release in EVALSCOPE_RELEASES]
-    # and inspect_choice, inspect_evals' reading (tests/test_winogrande_inspect_evals.py)
+    # and inspect_choice, inspect_evals' reading (tests/winogrande/test_winogrande_inspect_evals.py)
     others = ["answer_marker", "evalscope", "inspect_choice"]
     assert sorted(ANSWER_PARSES) == sorted([*others, *releases])
     assert set(ANSWER_PARSES) <= set(LETTER_PARSERS)

@@ -21,7 +21,7 @@ from benchmarks.winogrande import winogrande
 from tests.prompts import prompt, prompts_of
 from tests.scripted import last_user_text, replies_by_prompt, scripted_model
 
-FIXTURES = Path(__file__).parent / "fixtures" / "winogrande"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "winogrande"
 VALIDATION = FIXTURES / "validation.jsonl"
 TRAIN = FIXTURES / "train.jsonl"
 BOTH_SPLITS = {"validation": str(VALIDATION), "train": str(TRAIN)}

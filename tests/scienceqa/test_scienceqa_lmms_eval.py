@@ -18,7 +18,7 @@ from benchmarks.scorers.letter_parsers import parse_option_letter
 from tests.inspect_cli import config_log
 from tests.loopback_server import LoopbackServer
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "configs" / "scienceqa_lmms_eval.yaml"
 FIVE = list("ABCDE")
 

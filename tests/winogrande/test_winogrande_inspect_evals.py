@@ -20,7 +20,7 @@ from benchmarks.winogrande import winogrande
 from tests.prompts import prompt
 from tests.scripted import scripted_model
 
-FIXTURES = Path(__file__).parent / "fixtures" / "winogrande"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "winogrande"
 VALIDATION = FIXTURES / "validation.jsonl"
 TRAIN = FIXTURES / "train.jsonl"
 BOTH_SPLITS = {"validation": str(VALIDATION), "train": str(TRAIN)}

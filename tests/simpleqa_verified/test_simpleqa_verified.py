@@ -19,8 +19,8 @@ from benchmarks.scorers.judge_prompt import VERIFIED_PAPER_GRADER_TEMPLATE
 from benchmarks.simpleqa_verified import simpleqa_verified
 from tests.scripted import last_user_text, scripted_model
 
-ROOT = Path(__file__).parents[1]
-FIXTURES = Path(__file__).parent / "fixtures" / "simpleqa_verified"
+ROOT = Path(__file__).parents[2]
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "simpleqa_verified"
 CSV = FIXTURES / "simpleqa_verified.sample.csv"
 JSONL = FIXTURES / "simpleqa_verified.sample.jsonl"
 IDS = [0, 1, 2, 3, 5, 7, 10, 19, 25, 42, 100, 250]

@@ -31,7 +31,7 @@ from benchmarks.simpleqa import simpleqa
 from benchmarks.simpleqa_verified import simpleqa_verified
 from tests.scripted import scripted_model
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 SIMPLEQA_CSV = FIXTURES / "simpleqa" / "simple_qa_test_set.sample.csv"
 VERIFIED_CSV = FIXTURES / "simpleqa_verified" / "simpleqa_verified.sample.csv"
 QUESTION = "Who received the IEEE Frank Rosenblatt Award in 2010?"

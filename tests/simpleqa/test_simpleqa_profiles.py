@@ -17,7 +17,7 @@ from benchmarks.runtime.errors import TaskParameterError
 from benchmarks.simpleqa import simpleqa
 from tests.scripted import last_user_text, scripted_model
 
-CSV = Path(__file__).parent / "fixtures" / "simpleqa" / "simple_qa_test_set.sample.csv"
+CSV = Path(__file__).parents[1] / "fixtures" / "simpleqa" / "simple_qa_test_set.sample.csv"
 SYSTEM = "You are a helpful assistant."
 
 

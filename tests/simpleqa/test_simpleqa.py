@@ -30,7 +30,7 @@ from benchmarks.simpleqa import (
 )
 from tests.scripted import last_user_text, scripted_model
 
-FIXTURES = Path(__file__).parent / "fixtures" / "simpleqa"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "simpleqa"
 CSV = FIXTURES / "simple_qa_test_set.sample.csv"
 JSONL = FIXTURES / "simple_qa_test_set.sample.jsonl"
 TEMPLATE_FILE = (

@@ -27,7 +27,7 @@ from benchmarks.solvers.prompt_preview import prompt_messages, prompt_text
 from tests.prompts import prompt
 from tests.scripted import last_user_text, scripted_model
 
-FIXTURE = Path(__file__).parent / "fixtures" / "scienceqa" / "test_rows.hf.parquet"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "scienceqa" / "test_rows.hf.parquet"
 WHERE = f"{FIXTURE} (test split)"
 
 ROW0_TEXT = (
