@@ -31,6 +31,11 @@ from inspect_ai.dataset._dataset import sample_input_len
 # hook so that hook stays out of the announcement. Hooks have no public way to load early.
 from inspect_ai.hooks._startup import init_hooks
 
+# sample_active: the task of the sample a model call serves, so that the offline random model
+# answers a multiple-choice prompt by that benchmark's rule (models/offline.py); a ModelAPI is
+# given only the messages, and no public API names the running task.
+from inspect_ai.log._samples import sample_active
+
 # active_generate_config: the run's generation settings, the task's with the command line's
 # (--max-tokens, ...) merged in; no public accessor gives them to a solver.
 from inspect_ai.model._generate_config import active_generate_config
@@ -76,6 +81,7 @@ __all__ = [
     "parse_answers",
     "registry_key",
     "registry_params",
+    "sample_active",
     "sample_input_len",
     "sample_messages",
 ]
