@@ -10,6 +10,7 @@ markers). tests/test_switches.py checks that the pages hold what the declaration
 from __future__ import annotations
 
 import argparse
+import inspect
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -57,13 +58,17 @@ def page_rows(page: str) -> dict[str, str]:
     return rows
 
 
-def with_rows(page: str, rows: dict[str, str]) -> str:
-    """``page`` with the rows of its parameter table named in ``rows`` replaced."""
+def with_rows(page: str, rows: dict[str, str], parameters: list[str]) -> str:
+    """``page`` with the switches' rows of its parameter table made from ``rows``: a row the
+    table has is replaced, a missing one is put in its place in ``parameters`` (the task's
+    signature order); the other parameters' rows are kept as written."""
     lines = page.split("\n")
     start = lines.index(TABLE_HEADER) + 2
-    for index, name in enumerate(page_rows(page), start):
-        lines[index] = rows.get(name, lines[index])
-    return "\n".join(lines)
+    written = page_rows(page)
+    ordered = [name for name in parameters if name in rows or name in written]
+    ordered += [name for name in written if name not in ordered]
+    body = [rows.get(name) or written[name] for name in ordered]
+    return "\n".join([*lines[:start], *body, *lines[start + len(written) :]])
 
 
 def readme_entry(switch: SwitchDoc) -> str:
@@ -106,7 +111,8 @@ def main() -> None:
         return
     for spec in specs().values():
         rows = table_rows(spec)
-        rewrite(ROOT / spec.docs_page, lambda page, rows=rows: with_rows(page, rows))
+        order = list(inspect.signature(inspect.unwrap(spec.task)).parameters)
+        rewrite(ROOT / spec.docs_page, lambda page, r=rows, o=order: with_rows(page, r, o))
 
     def with_list(readme: str) -> str:
         start, end = readme.index(START) + len(START), readme.index(END)
