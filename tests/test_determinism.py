@@ -19,33 +19,23 @@ from typing import Any
 
 import pytest
 
+from benchmarks.catalog import BENCHMARKS, specs
 from benchmarks.simpleqa import simpleqa
 
-FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).parent.parent
 
-BUILD_TASKS = f"""
-from benchmarks.scienceqa import scienceqa
-from benchmarks.simpleqa import simpleqa
-from benchmarks.triviaqa import triviaqa
-from benchmarks.winogrande import winogrande
+# Every benchmark of the catalog on its bundled sample; two few-shot examples where the task
+# draws them, so that the draws are compared too.
+BUILD_TASKS = """
+import inspect
 
-TASKS = {{
-    "triviaqa": lambda: triviaqa(data_files={{
-        "validation": {str(FIXTURES / "triviaqa" / "validation.jsonl")!r},
-        "train": {str(FIXTURES / "triviaqa" / "train.jsonl")!r},
-    }}),
-    "winogrande": lambda: winogrande(shots=2, data_files={{
-        "validation": {str(FIXTURES / "winogrande" / "validation.jsonl")!r},
-        "train": {str(FIXTURES / "winogrande" / "train.jsonl")!r},
-    }}),
-    "simpleqa": lambda: simpleqa(
-        dataset_path={str(FIXTURES / "simpleqa" / "simple_qa_test_set.sample.csv")!r}
-    ),
-    "scienceqa": lambda: scienceqa(
-        data_files={str(FIXTURES / "scienceqa" / "test_rows.hf.parquet")!r}
-    ),
-}}
+from benchmarks.catalog import specs
+
+def arguments(task):
+    shots = {"shots": 2} if "shots" in inspect.signature(task).parameters else {}
+    return {"bundled_sample": True, **shots}
+
+TASKS = {name: spec.task for name, spec in specs().items()}
 """
 
 DESCRIBE = """
@@ -80,7 +70,7 @@ def describe(task, sample):
 
 described = {}
 for name, make in TASKS.items():
-    task = make()
+    task = make(**arguments(make))
     described[name] = [describe(task, s) for s in task.dataset]
 """
 
@@ -111,21 +101,27 @@ def samples_by_process() -> list[dict[str, list[dict[str, Any]]]]:
     return described
 
 
-FIRST_SAMPLES = {
-    "triviaqa": ("tc_33", "Question: In the Shakespeare play ‘The Tempest’"),
+# The first sample of each benchmark: its id and how its prompt starts (a few-shot prompt
+# with its first drawn example).
+FIRST_SAMPLES: dict[str, tuple[Any, str]] = {
+    "triviaqa": ("tc_33", "Question: What is the star sign of the date of the Battle of Waterloo?"),
+    "simpleqa": ("simpleqa_0", "Who received the IEEE Frank Rosenblatt Award in 2010?"),
+    "simpleqa_verified": (0, "Who received the IEEE Frank Rosenblatt Award in 2010?"),
     "winogrande": (
         "validation_0",
-        "Here are some examples of how to answer similar questions:",
+        "Here are some examples of how to answer similar questions:\n\nThe computer of Vict",
     ),
-    "simpleqa": ("simpleqa_0", "Who received the IEEE Frank Rosenblatt Award in 2010?"),
-    "scienceqa": (
-        "test_0",
-        '[{"content": [{"detail": "auto", "image": "',
-    ),
+    "scienceqa": ("test_0", "Question: Which figure of speech is used in this text?"),
 }
 
 
-@pytest.mark.parametrize("benchmark", list(FIRST_SAMPLES))
+def test_every_benchmark_has_its_first_sample_pinned() -> None:
+    missing = sorted(set(specs()) - set(FIRST_SAMPLES))
+    assert missing == [], f"add the first sample's id and prompt start to FIRST_SAMPLES: {missing}"
+    assert list(FIRST_SAMPLES) == list(specs()), "FIRST_SAMPLES: benchmarks in the specs' order"
+
+
+@pytest.mark.parametrize("benchmark", BENCHMARKS)
 @pytest.mark.slow
 def test_samples_are_identical_across_processes_and_hash_seeds(
     samples_by_process: list[dict[str, list[dict[str, Any]]]], benchmark: str

@@ -7,78 +7,84 @@ import logging
 from pathlib import Path
 
 import pytest
-from inspect_ai import Task, eval
+from inspect_ai import eval
 from inspect_ai.model import get_model
 
+from benchmarks.catalog import BENCHMARKS, specs
 from benchmarks.models.offline import OfflineModelError, grade, oracle_reply, random_reply
-from benchmarks.scienceqa import scienceqa
-from benchmarks.simpleqa import simpleqa
-from benchmarks.triviaqa import triviaqa
-from benchmarks.winogrande import winogrande
 
 
-def headline(task: Task, model: str, tmp_path: Path, **roles: str) -> float:
-    [log] = eval(task, model=model, model_roles=roles or None, log_dir=str(tmp_path))
+def headline(name: str, model: str, tmp_path: Path, **task_args: object) -> float:
+    """The headline of benchmark ``name`` on its bundled sample, the oracle grading if judged."""
+    spec = specs()[name]
+    [log] = eval(
+        spec.task(bundled_sample=True, **task_args),
+        model=model,
+        model_roles={"grader": "benchmarks/oracle"} if spec.judged else None,
+        log_dir=str(tmp_path),
+    )
     assert log.status == "success", log.error
     assert log.results is not None
-    first = log.results.scores[0]
-    # SimpleQA's "correct", the MCQ tasks' "accuracy", TriviaQA's "exact_match"
-    name = next(n for n in ("correct", "accuracy", "exact_match") if n in first.metrics)
-    return first.metrics[name].value
+    return log.results.scores[0].metrics[spec.headline].value
 
 
-@pytest.mark.parametrize(
-    "task",
-    [
-        lambda: triviaqa(bundled_sample=True),
-        lambda: triviaqa(bundled_sample=True, prompt_format="lm_eval", shots=2),
-        lambda: triviaqa(bundled_sample=True, metric="lm_eval_exact_match"),
-        lambda: winogrande(bundled_sample=True),
-        lambda: winogrande(bundled_sample=True, shots=3),
-        lambda: scienceqa(bundled_sample=True),
-        lambda: scienceqa(bundled_sample=True, profile="lmms_eval_0.7.3"),
-    ],
-    ids=[
-        "triviaqa",
-        "triviaqa-lm-eval",
-        "triviaqa-lm-eval-em",
-        "winogrande",
-        "winogrande-3-shot",
-        "scienceqa",
-        "scienceqa-lmms-eval",
-    ],
-)
+# Every benchmark with its default arguments and with each of its profiles; then a few
+# arguments that change what the oracle must recognise.
+ORACLE_RUNS = [
+    pytest.param(name, {"profile": profile} if profile else {}, id=f"{name}-{profile}")
+    for name, spec in specs().items()
+    for profile in [None, *spec.profiles]
+] + [
+    pytest.param("triviaqa", {"prompt_format": "lm_eval", "shots": 2}, id="triviaqa-lm-eval"),
+    pytest.param("triviaqa", {"metric": "lm_eval_exact_match"}, id="triviaqa-lm-eval-em"),
+    pytest.param("winogrande", {"shots": 3}, id="winogrande-3-shot"),
+]
+
+
+@pytest.mark.parametrize(("name", "task_args"), ORACLE_RUNS)
 @pytest.mark.slow
-def test_the_oracle_answers_every_bundled_question(task, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    assert headline(task(), "benchmarks/oracle", tmp_path) == 1.0
+def test_the_oracle_answers_every_bundled_question(
+    name: str, task_args: dict[str, object], tmp_path: Path
+) -> None:
+    assert headline(name, "benchmarks/oracle", tmp_path, **task_args) == 1.0
 
 
-def test_the_oracle_answers_and_grades_simpleqa(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", [name for name, spec in specs().items() if spec.judged])
+def test_the_oracle_answers_and_grades_the_judged_benchmarks(name: str, tmp_path: Path) -> None:
     [log] = eval(
-        simpleqa(bundled_sample=True),
+        specs()[name].task(bundled_sample=True),
         model="benchmarks/oracle",
         model_roles={"grader": "benchmarks/oracle"},
         log_dir=str(tmp_path),
     )
     assert log.results is not None
     metrics = log.results.scores[0].metrics
-    assert (metrics["correct"].value, metrics["f_score"].value) == (1.0, 1.0)
+    assert (metrics["correct"].value, metrics["not_attempted"].value) == (1.0, 0.0)
     assert metrics["judge_failures"].value == 0
 
 
+# seed 0: the questions benchmarks/random gets right, of the bundled sample's (near chance
+# with 2 to 5 options; for free text, a random bundled answer that happens to fit)
+RANDOM_RIGHT = {
+    "triviaqa": (1, 30),
+    "simpleqa": (1, 30),
+    "simpleqa_verified": (1, 20),
+    "winogrande": (22, 40),
+    "scienceqa": (10, 20),
+}
+
+
+def test_every_benchmark_has_its_random_baseline() -> None:
+    missing = sorted(set(specs()) - set(RANDOM_RIGHT))
+    assert missing == [], f"add the random baseline's (right, questions) to RANDOM_RIGHT: {missing}"
+    assert set(RANDOM_RIGHT) == set(specs())
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
 @pytest.mark.slow
-def test_the_random_baseline_is_near_chance_and_reproducible(tmp_path: Path) -> None:
-    # seed 0: 22 of 40 Winogrande answers right, 10 of 20 ScienceQA (2 to 5 options),
-    # 1 of 30 TriviaQA and SimpleQA (a random bundled answer that happens to fit)
-    assert headline(winogrande(bundled_sample=True), "benchmarks/random", tmp_path) == 0.55
-    assert headline(scienceqa(bundled_sample=True), "benchmarks/random", tmp_path) == 0.5
-    assert headline(triviaqa(bundled_sample=True), "benchmarks/random", tmp_path) == 1 / 30
-    assert (
-        headline(
-            simpleqa(bundled_sample=True), "benchmarks/random", tmp_path, grader="benchmarks/oracle"
-        )
-        == 1 / 30
-    )
+def test_the_random_baseline_is_near_chance_and_reproducible(name: str, tmp_path: Path) -> None:
+    right, questions = RANDOM_RIGHT[name]
+    assert headline(name, "benchmarks/random", tmp_path) == pytest.approx(right / questions)
 
 
 def test_random_replies_depend_on_the_prompt_and_the_seed_only() -> None:

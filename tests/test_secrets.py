@@ -1,18 +1,19 @@
 """API keys never reach the logs.
 
 A scripted provider takes its key as hosted providers do (the ``api_key``
-argument, else ``OPENAI_API_KEY`` from the environment). Each benchmark runs
-with fake keys in the environment, in ``model_args`` and on the ``grader``
-role; every byte Inspect wrote (each ``.eval`` zip entry decompressed, ``.json``
-logs, the sample buffer) is then searched for the keys.
+argument, else ``OPENAI_API_KEY`` from the environment). Each benchmark of the
+catalog runs on its bundled sample with fake keys in the environment, in
+``model_args`` and on the ``grader`` role; every byte Inspect wrote (each
+``.eval`` zip entry decompressed, ``.json`` logs, the sample buffer) is then
+searched for the keys.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import zipfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +31,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from benchmarks.scienceqa import scienceqa
-from benchmarks.simpleqa import simpleqa
-from benchmarks.triviaqa import triviaqa
-from benchmarks.winogrande import winogrande
-
-FIXTURES = Path(__file__).parent / "fixtures"
+from benchmarks.catalog import specs
 
 ENV_KEY = f"sk-test-{secrets.token_hex(16)}"
 ARGS_KEY = f"sk-test-{secrets.token_hex(16)}"
@@ -83,27 +79,14 @@ class KeyedScriptAPI(ModelAPI):
         return output, ModelCall.create(request, {"content": reply})
 
 
-# text of a prompt of each benchmark, to show the search reads the logged prompts
-PROMPT_TEXT = {
-    "triviaqa": b"Which Lloyd Webber musical premiered",
-    "winogrande": b"Sarah was a much better surgeon than Maria",
-    "scienceqa": b"This Punnett square shows a cross between two sheep.",
-    "simpleqa": b"Who received the IEEE Frank Rosenblatt Award in 2010?",
-}
-
-TASKS: dict[str, Callable[[], Task]] = {
-    "triviaqa": lambda: triviaqa(
-        data_files={
-            "validation": str(FIXTURES / "triviaqa" / "validation.jsonl"),
-            "train": str(FIXTURES / "triviaqa" / "train.jsonl"),
-        }
-    ),
-    "winogrande": lambda: winogrande(data_files=str(FIXTURES / "winogrande" / "validation.jsonl")),
-    "scienceqa": lambda: scienceqa(data_files=str(FIXTURES / "scienceqa" / "test_rows.hf.parquet")),
-    "simpleqa": lambda: simpleqa(
-        dataset_path=str(FIXTURES / "simpleqa" / "simple_qa_test_set.sample.csv")
-    ),
-}
+def question_text(task: Task) -> bytes:
+    """The start of the first question of ``task``: plain words, which a log writes as they
+    are (JSON escapes line breaks and quotes)."""
+    sample = task.dataset[0]
+    text = sample.input if isinstance(sample.input, str) else sample.input[-1].text
+    start = re.match(r"[A-Za-z0-9 ,?]*", text).group()[:40]  # type: ignore[union-attr]
+    assert len(start) >= 20, text
+    return start.encode("utf-8")
 
 
 def written_bytes(root: Path) -> dict[str, bytes]:
@@ -123,13 +106,9 @@ def written_bytes(root: Path) -> dict[str, bytes]:
 
 @pytest.mark.parametrize(
     ("benchmark", "log_format"),
-    [
-        ("triviaqa", "eval"),
-        ("winogrande", "eval"),
-        ("scienceqa", "eval"),
-        ("simpleqa", "eval"),
-        ("simpleqa", "json"),
-    ],
+    # every benchmark; a judged one also in the json format
+    [(name, "eval") for name in specs()]
+    + [(name, "json") for name, spec in specs().items() if spec.judged][:1],
 )
 def test_api_keys_are_absent_from_the_logs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, benchmark: str, log_format: str
@@ -140,8 +119,10 @@ def test_api_keys_are_absent_from_the_logs(
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     KEYS_SEEN.clear()
     log_dir = tmp_path / "logs"
+    spec = specs()[benchmark]
+    task = spec.task(bundled_sample=True)
     (log,) = eval(
-        TASKS[benchmark](),
+        task,
         model="keyedscript/candidate",
         model_args={"api_key": ARGS_KEY},
         model_roles={"grader": get_model("keyedscript/judge", api_key=GRADER_KEY)},
@@ -152,14 +133,14 @@ def test_api_keys_are_absent_from_the_logs(
     )
     assert log.status == "success"
     assert ARGS_KEY in KEYS_SEEN
-    if benchmark == "simpleqa":
+    if spec.judged:
         assert GRADER_KEY in KEYS_SEEN
 
     written = {**written_bytes(log_dir), **written_bytes(tmp_path / "data")}
     everything = b"\n".join(written.values())
     # the search reads decompressed content: the model name and a prompt are found
     assert b"keyedscript/candidate" in everything
-    assert PROMPT_TEXT[benchmark] in everything
+    assert question_text(task) in everything
     for key in KEYS:
         leaks = [name for name, data in written.items() if key.encode() in data]
         assert leaks == [], f"{key} written to {leaks}"
