@@ -7,13 +7,15 @@ where one row is at fault, the row (or line) and the field, before any model
 call. ``COVERED_ELSEWHERE`` lists the cells of the issue's table that a
 benchmark's own test file already proves, and ``NOT_APPLICABLE`` the cells that
 cannot occur; ``test_the_table_covers_every_kind_for_every_benchmark`` keeps
-the three in step.
+the three in step. Every benchmark of the catalog is in the table: its bundled sample
+emptied and cut in half are generic cases, and a benchmark's cells must each be answered.
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -28,11 +30,9 @@ from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage
 
+from benchmarks.catalog import specs
+from benchmarks.data.samples import bundled_data_files
 from benchmarks.data.split_reader import DataError
-from benchmarks.scienceqa import scienceqa
-from benchmarks.simpleqa import simpleqa
-from benchmarks.triviaqa import triviaqa
-from benchmarks.winogrande import winogrande
 from tests.scripted import scripted_model
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -42,14 +42,8 @@ TRIVIAQA_PARQUET = FIXTURES / "triviaqa" / "validation.parquet"
 WINOGRANDE_VALIDATION = FIXTURES / "winogrande" / "validation.jsonl"
 SCIENCEQA_PARQUET = FIXTURES / "scienceqa" / "test_rows.hf.parquet"
 SCIENCEQA_IDS = [f"test_{row}" for row in range(10)]
-SIMPLEQA_CSV = FIXTURES / "simpleqa" / "simple_qa_test_set.sample.csv"
 
-TASKS: dict[str, Callable[..., Task]] = {
-    "triviaqa": triviaqa,
-    "winogrande": winogrande,
-    "scienceqa": scienceqa,
-    "simpleqa": simpleqa,
-}
+TASKS: dict[str, Callable[..., Task]] = {name: spec.task for name, spec in specs().items()}
 
 # The issue's table of malformed inputs ("truncated parquet" widened to any truncated file).
 KINDS = (
@@ -601,46 +595,175 @@ SIMPLEQA_CASES = [
     ),
 ]
 
-CASES = TRIVIAQA_CASES + WINOGRANDE_CASES + SCIENCEQA_CASES + SIMPLEQA_CASES
+# --- SimpleQA Verified -------------------------------------------------------------
+
+VERIFIED_HEADER = (
+    "original_index,problem,answer,topic,answer_type,multi_step,requires_reasoning,urls"
+)
+
+
+def verified_case(
+    kind: str, name: str, content: bytes, expected: Callable[[Path], Expected]
+) -> Case:
+    def make(tmp: Path) -> tuple[dict[str, Any], Expected]:
+        path = write_text(tmp / "eval.csv", content)
+        return {"data_files": {"eval": str(path)}}, expected(path)
+
+    return Case("simpleqa_verified", kind, name, make)
+
+
+def check_verified_big_problem(samples: list[Sample]) -> None:
+    assert samples[0].input == f"{ONE_MEGABYTE}?"  # the question, whole
+
+
+SIMPLEQA_VERIFIED_CASES = [
+    verified_case(
+        "renamed column",
+        "'problem' renamed 'question'",
+        (
+            VERIFIED_HEADER.replace("problem", "question") + "\n0,Q?,A,Art,Person,True,False,u\n"
+        ).encode(),
+        lambda path: Fails(f"{path} (eval split): missing column(s) 'problem'"),
+    ),
+    verified_case(
+        "non-UTF-8 bytes",
+        "Latin-1 byte in row 1",
+        (
+            f"{VERIFIED_HEADER}\n0,Q?,A,Art,Person,True,False,u\n".encode()
+            + "1,Qui a gagné?,A,Art,Person,True,False,u\n".encode("latin-1")
+        ),
+        lambda path: Fails(f"{path}", ("UTF-8",)),
+    ),
+    verified_case(
+        "1 MB field",
+        "1 MB problem in row 0",
+        f"{VERIFIED_HEADER}\n0,{ONE_MEGABYTE}?,A,Art,Person,True,False,u\n".encode(),
+        lambda path: Loads([0], check_verified_big_problem),
+    ),
+]
+
+
+# --- Every benchmark: its bundled sample spoilt ---------------------------------------
+
+
+def bundled_case(name: str, kind: str, label: str, spoil: Callable[[Path, Path], Path]) -> Case:
+    """Every file of ``name``'s bundled sample spoilt by ``spoil(source, copy)``: a
+    ``DataError`` naming one of the copies."""
+
+    def make(tmp: Path) -> tuple[dict[str, Any], Expected]:
+        files = {
+            split: str(spoil(Path(source), tmp / Path(source).name))
+            for split, source in bundled_data_files(name).items()
+        }
+        return {"data_files": files}, Fails(f"{tmp}{os.sep}")
+
+    return Case(name, kind, f"bundled sample {label}", make)
+
+
+BUNDLED_CASES = [
+    case
+    for name in specs()
+    for case in (
+        bundled_case(name, "empty file", "emptied", lambda source, path: empty_file(path)),
+        bundled_case(name, "truncated file", "cut in half", truncated_copy),
+    )
+]
+
+CASES = (
+    TRIVIAQA_CASES
+    + WINOGRANDE_CASES
+    + SCIENCEQA_CASES
+    + SIMPLEQA_CASES
+    + SIMPLEQA_VERIFIED_CASES
+    + BUNDLED_CASES
+)
 
 # (benchmark, kind) -> the test that already proves it.
 COVERED_ELSEWHERE = {
-    ("triviaqa", "missing column"): "test_triviaqa.py::test_a_missing_column_names_the_file",
-    ("triviaqa", "empty alias list"): "test_triviaqa.py::test_a_bad_row_names_file_row_and_field",
-    ("winogrande", "missing column"): "test_winogrande.py::test_missing_and_renamed_columns",
-    ("winogrande", "renamed column"): "test_winogrande.py::test_missing_and_renamed_columns",
-    ("winogrande", "wrong type"): "test_winogrande.py::test_integer_answers_are_refused",
-    ("winogrande", "empty choices"): "test_winogrande.py::test_bad_row_names_file_row_and_field",
+    (
+        "triviaqa",
+        "missing column",
+    ): "triviaqa/test_triviaqa.py::test_a_missing_column_names_the_file",
+    (
+        "triviaqa",
+        "empty alias list",
+    ): "triviaqa/test_triviaqa.py::test_a_bad_row_names_file_row_and_field",
+    (
+        "winogrande",
+        "missing column",
+    ): "winogrande/test_winogrande.py::test_missing_and_renamed_columns",
+    (
+        "winogrande",
+        "renamed column",
+    ): "winogrande/test_winogrande.py::test_missing_and_renamed_columns",
+    ("winogrande", "wrong type"): "winogrande/test_winogrande.py::test_integer_answers_are_refused",
+    (
+        "winogrande",
+        "empty choices",
+    ): "winogrande/test_winogrande.py::test_bad_row_names_file_row_and_field",
     ("winogrande", "answer index out of range"): (
-        "test_winogrande.py::test_bad_row_names_file_row_and_field"
+        "winogrande/test_winogrande.py::test_bad_row_names_file_row_and_field"
     ),
-    ("winogrande", "empty file"): "test_winogrande.py::test_empty_file",
+    ("winogrande", "empty file"): "winogrande/test_winogrande.py::test_empty_file",
     ("winogrande", "non-UTF-8 bytes"): (
-        "test_winogrande.py::test_undecodable_bytes_name_file_and_line"
+        "winogrande/test_winogrande.py::test_undecodable_bytes_name_file_and_line"
     ),
-    ("winogrande", "1 MB field"): "test_winogrande.py::test_a_one_megabyte_sentence_is_kept_whole",
-    ("scienceqa", "missing column"): "test_scienceqa.py::test_missing_column",
-    ("scienceqa", "wrong type"): "test_scienceqa.py::test_answer_as_string_is_a_type_error",
-    ("scienceqa", "empty choices"): "test_scienceqa.py::test_bad_rows_name_row_and_field",
+    (
+        "winogrande",
+        "1 MB field",
+    ): "winogrande/test_winogrande.py::test_a_one_megabyte_sentence_is_kept_whole",
+    ("scienceqa", "missing column"): "scienceqa/test_scienceqa.py::test_missing_column",
+    (
+        "scienceqa",
+        "wrong type",
+    ): "scienceqa/test_scienceqa.py::test_answer_as_string_is_a_type_error",
+    ("scienceqa", "empty choices"): "scienceqa/test_scienceqa.py::test_bad_rows_name_row_and_field",
     ("scienceqa", "answer index out of range"): (
-        "test_scienceqa.py::test_bad_rows_name_row_and_field"
+        "scienceqa/test_scienceqa.py::test_bad_rows_name_row_and_field"
     ),
     ("scienceqa", "corrupt image bytes"): (
-        "test_scienceqa.py::test_corrupt_image_is_an_error_naming_the_row"
+        "scienceqa/test_scienceqa.py::test_corrupt_image_is_an_error_naming_the_row"
     ),
-    ("simpleqa", "missing column"): "test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
-    ("simpleqa", "renamed column"): "test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
-    ("simpleqa", "wrong type"): "test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
+    (
+        "simpleqa",
+        "missing column",
+    ): "simpleqa/test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
+    (
+        "simpleqa",
+        "renamed column",
+    ): "simpleqa/test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
+    (
+        "simpleqa",
+        "wrong type",
+    ): "simpleqa/test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
     ("simpleqa", "empty alias list"): (
-        "test_simpleqa.py::test_bad_files_are_named_with_row_and_field"  # empty 'answer'
+        "simpleqa/test_simpleqa.py::test_bad_files_are_named_with_row_and_field"  # empty 'answer'
     ),
-    ("simpleqa", "empty file"): "test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
+    (
+        "simpleqa",
+        "empty file",
+    ): "simpleqa/test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
     ("simpleqa", "truncated file"): (
-        "test_simpleqa.py::test_bad_files_are_named_with_row_and_field"  # broken.jsonl
+        "simpleqa/test_simpleqa.py::test_bad_files_are_named_with_row_and_field"  # broken.jsonl
     ),
-    ("simpleqa", "non-UTF-8 bytes"): "test_simpleqa.py::test_non_utf8_bytes_are_reported",
-    ("simpleqa", "1 MB field"): "test_simpleqa.py::test_a_one_megabyte_field_loads",
-    ("simpleqa", "duplicate ids"): "test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
+    ("simpleqa", "non-UTF-8 bytes"): "simpleqa/test_simpleqa.py::test_non_utf8_bytes_are_reported",
+    ("simpleqa", "1 MB field"): "simpleqa/test_simpleqa.py::test_a_one_megabyte_field_loads",
+    (
+        "simpleqa",
+        "duplicate ids",
+    ): "simpleqa/test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
+    ("simpleqa_verified", "missing column"): (
+        "simpleqa_verified/test_simpleqa_verified.py::test_a_missing_column_is_named"
+    ),
+    ("simpleqa_verified", "wrong type"): (
+        "simpleqa_verified/test_simpleqa_verified.py::test_bad_rows_are_named"
+    ),
+    ("simpleqa_verified", "empty alias list"): (
+        "simpleqa_verified/test_simpleqa_verified.py::test_bad_rows_are_named"  # empty 'answer'
+    ),
+    ("simpleqa_verified", "duplicate ids"): (
+        "simpleqa_verified/test_simpleqa_verified.py::test_a_repeated_original_index_names_both_rows"
+    ),
 }
 
 NOT_APPLICABLE = {
@@ -653,6 +776,9 @@ NOT_APPLICABLE = {
     ("simpleqa", "empty choices"): "open question answering: no choices",
     ("simpleqa", "answer index out of range"): "the answer is a string, not an index",
     ("simpleqa", "corrupt image bytes"): "text only",
+    ("simpleqa_verified", "empty choices"): "open question answering: no choices",
+    ("simpleqa_verified", "answer index out of range"): "the answer is a string, not an index",
+    ("simpleqa_verified", "corrupt image bytes"): "text only",
 }
 
 
@@ -699,20 +825,14 @@ def test_the_table_covers_every_kind_for_every_benchmark() -> None:
 # Invalid task parameters fail before any model call
 
 
-# Good data for each benchmark, as task arguments.
-DATA_ARGS: dict[str, dict[str, Any]] = {
-    "triviaqa": {
-        "data_files": {"validation": str(TRIVIAQA_VALIDATION), "train": str(TRIVIAQA_TRAIN)}
-    },
-    "winogrande": {"data_files": str(WINOGRANDE_VALIDATION)},
-    "scienceqa": {"data_files": str(SCIENCEQA_PARQUET)},
-    "simpleqa": {"dataset_path": str(SIMPLEQA_CSV)},
-}
-
-
 @pytest.mark.parametrize(
     ("benchmark", "task_args", "message"),
+    # every benchmark: a parameter that all tasks share; then parameters of one benchmark
     [
+        (name, {"num_examples": 0}, f"{name}: num_examples must be a positive integer")
+        for name in specs()
+    ]
+    + [
         (
             "triviaqa",
             {"shots": "5"},
@@ -741,7 +861,6 @@ DATA_ARGS: dict[str, dict[str, Any]] = {
 def test_invalid_task_args_fail_through_eval_before_any_model_call(
     tmp_path: Path, benchmark: str, task_args: dict[str, Any], message: str
 ) -> None:
-    data = DATA_ARGS[benchmark]
     calls: list[int] = []
 
     def reply(messages: list[ChatMessage]) -> str:
@@ -753,7 +872,7 @@ def test_invalid_task_args_fail_through_eval_before_any_model_call(
         # the @task function with task_args, as `inspect eval benchmarks/<name> -T ...` runs it
         eval(
             TASKS[benchmark],
-            task_args={**data, **task_args},
+            task_args={"bundled_sample": True, **task_args},
             model=scripted_model(reply),
             log_dir=str(log_dir),
             display="none",

@@ -32,7 +32,7 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 import tests.test_registry as registry_tests
-from benchmarks.catalog import BENCHMARKS
+from benchmarks.catalog import BENCHMARKS, specs
 from benchmarks.data.samples import bundled_data_files
 from tests.inspect_cli import inspect_cli
 from tests.loopback_server import Fault, LoopbackServer, user_text
@@ -227,6 +227,19 @@ def test_hub_commands_exist_with_their_options() -> None:
     assert problems == []
 
 
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_every_benchmarks_page_gives_a_command_that_runs_it(name: str) -> None:
+    # test_every_documented_command_runs_offline runs it (offline: the oracle, the bundled
+    # sample), so every benchmark is run as its page says
+    page = Path(specs()[name].docs_page).name
+    runs = [
+        command
+        for on_page, command in documented_commands()
+        if on_page == page and re.match(rf"inspect eval benchmarks/{name}(?!\w)", command)
+    ]
+    assert runs != [], f"{specs()[name].docs_page} gives no `inspect eval benchmarks/{name}`"
+
+
 @pytest.mark.slow
 def test_inspect_list_tasks() -> None:
     done = subprocess.run(
@@ -372,10 +385,7 @@ def test_the_readme_eval_set_recipe_runs_with_per_task_data(
     import datasets
 
     [block] = [b for b in python_blocks() if "eval_set(" in b]
-    bundled = {
-        task: bundled_data_files(task)
-        for task in ("triviaqa", "simpleqa", "winogrande", "scienceqa")
-    }
+    bundled = {task: bundled_data_files(task) for task in specs()}
     source_of = {  # a word of the README's path -> the bundled file standing in for it
         "trivia/validation": bundled["triviaqa"]["validation"],
         "trivia/train": bundled["triviaqa"]["train"],
