@@ -1,0 +1,156 @@
+"""Adding a benchmark as docs/development.md says, proven on a toy one.
+
+``tests/fixtures/toy_benchmark/`` holds what the guide asks of a new benchmark and nothing
+else: its task file, its data module, its profile, its bundled rows with their SOURCE.md,
+its docs page and its tests folder. The test copies the project, puts those files in, runs
+the guide's two generators (the docs tables and the switches' rows) and checks that the toy
+is listed, runs offline with the oracle (100 %) and the random model (a letter it offers,
+in its own reply form), and that the conformance tests, which iterate over every spec, take
+it up and pass. No list of benchmarks is edited: the copy holds no other change.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+from tests.inspect_cli import inspect_cli
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[1]
+TOY = ROOT / "tests" / "fixtures" / "toy_benchmark"
+NAME = "toy_mcq"
+# What a copy of the project needs; caches and run outputs stay behind.
+LEFT_OUT = shutil.ignore_patterns(
+    ".git", ".mypy_cache", ".ruff_cache", ".hypothesis", ".pytest_cache", "__pycache__",
+    "logs", "out", "*.eval", "toy_benchmark",
+)  # fmt: skip
+# The conformance tests the issue of one declaration per benchmark names: each must take up
+# a new benchmark by itself (a test of the module parametrised with the toy's name).
+CONFORMANCE = (
+    "tests/test_bad_inputs.py",
+    "tests/test_bounded_runs.py",
+    "tests/test_determinism.py",
+    "tests/test_secrets.py",
+    "tests/test_faults.py",
+    "tests/test_offline_models.py",
+    "tests/test_log_viewer.py",
+    "tests/test_examples.py",
+    "tests/test_docs.py",
+    "tests/test_catalog.py",
+    "tests/test_switches.py",
+)
+
+
+def toy_files() -> list[Path]:
+    return sorted(p.relative_to(TOY) for p in TOY.rglob("*") if p.is_file())
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the project with the toy benchmark's files put in, tables regenerated."""
+    copy = tmp_path_factory.mktemp("project") / "repo"
+    shutil.copytree(ROOT, copy, ignore=LEFT_OUT, symlinks=True)
+    for relative in toy_files():
+        assert not (copy / relative).exists(), f"{relative}: the toy adds files, changes none"
+        (copy / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(TOY / relative, copy / relative)
+    for generator in ("tests.docs_tables", "tests.parameter_tables"):
+        run(copy, [sys.executable, "-m", generator, "--write"])
+    return copy
+
+
+def environment(project: Path) -> dict[str, str]:
+    """The copy's package first on the path (before the editable install of this one)."""
+    return {**os.environ, "PYTHONPATH": str(project), "INSPECT_LOG_DIR": str(project / "logs")}
+
+
+def run(project: Path, command: list[str], timeout: int = 600) -> str:
+    done = subprocess.run(
+        command,
+        cwd=project,
+        env=environment(project),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, f"{' '.join(command)}:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def test_the_toy_is_a_task_file_its_parts_a_page_and_tests_and_no_list() -> None:
+    assert [str(p) for p in toy_files()] == [
+        "benchmarks/data/samples/toy_mcq/SOURCE.md",
+        "benchmarks/data/samples/toy_mcq/validation.jsonl",
+        "benchmarks/data/toy_mcq.py",
+        "benchmarks/profiles/toy_mcq.py",
+        "benchmarks/toy_mcq.py",
+        "docs/toy_mcq.md",
+        "tests/toy_mcq/__init__.py",
+        "tests/toy_mcq/test_toy_mcq.py",
+    ]
+
+
+def test_the_generated_tables_list_the_toy(project: Path) -> None:
+    readme = (project / "README.md").read_text(encoding="utf-8")
+    assert "[Toy MCQ](docs/toy_mcq.md)" in readme
+    samples = (project / "benchmarks/data/samples/README.md").read_text(encoding="utf-8")
+    assert "toy_mcq" in samples
+    page = (project / "docs/toy_mcq.md").read_text(encoding="utf-8")
+    assert '| `answer_parse` | `None` (the profile\'s: `"answer_marker"`) |' in page
+
+
+def test_the_toy_is_listed(project: Path) -> None:
+    listing = run(project, [sys.executable, "-m", "benchmarks"])
+    assert re.search(r"^benchmarks/toy_mcq +Toy MCQ: letter accuracy$", listing, re.M), listing
+
+
+@pytest.mark.parametrize(("model", "accuracy"), [("oracle", 1.0), ("random", None)])
+def test_the_toy_runs_offline(project: Path, model: str, accuracy: float | None) -> None:
+    log_dir = project / "logs" / model
+    run(
+        project,
+        [
+            inspect_cli(), "eval", f"benchmarks/{NAME}", "-T", "bundled_sample=true",
+            "--model", f"benchmarks/{model}", "--log-dir", str(log_dir), "--display", "none",
+        ],
+    )  # fmt: skip
+    (info,) = list_eval_logs(str(log_dir))
+    log = read_eval_log(info)
+    assert log.status == "success" and log.samples is not None and log.results is not None
+    assert len(log.samples) == 6
+    value = log.results.scores[0].metrics["accuracy"].value
+    if accuracy is not None:
+        assert value == accuracy
+    else:  # its own reply form: every reply read as a letter it offers
+        replies = [sample.output.completion for sample in log.samples]
+        assert all(re.fullmatch(r"ANSWER: [ABC]", reply) for reply in replies), replies
+        assert 0.0 <= value < 1.0
+
+
+def test_the_conformance_tests_take_up_the_toy(project: Path) -> None:
+    collected = run(
+        project,
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "", "-p",
+         "no:cacheprovider", "-k", NAME, *CONFORMANCE],
+    )  # fmt: skip
+    for module in CONFORMANCE:
+        assert re.search(rf"^{re.escape(module)}::\S*{NAME}", collected, re.M), (
+            f"{module} does not take up a new benchmark by itself"
+        )
+    # the quick ones run and pass, its own tests folder too
+    passed = run(
+        project,
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", NAME,
+         *CONFORMANCE, f"tests/{NAME}"],
+    )  # fmt: skip
+    assert re.search(r"^\d+ passed", passed.splitlines()[-1]), passed
+    assert "failed" not in passed.splitlines()[-1] and "error" not in passed.splitlines()[-1]
