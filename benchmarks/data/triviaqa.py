@@ -233,12 +233,15 @@ STOP_CHARACTERS = set("\n.,")
 
 
 def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
-    """The bundled questions: known by their question block; answered with the first alias
-    that the stop sequences leave whole."""
+    """The bundled questions: known by their question block; answered with the canonical
+    answer (``answer.value``, which a reader of the log recognises: "Milan", not the first
+    alias "The weather in Milan"), or, when the stop sequences would cut it, with the first
+    alias they leave whole."""
     questions = []
     for record in jsonl_records(files["validation"]):
         answer = record["answer"]
-        whole = [a for a in answer["aliases"] if not STOP_CHARACTERS & set(a)]
+        candidates = [answer["value"], *answer["aliases"]]
+        whole = [a for a in candidates if not STOP_CHARACTERS & set(a)]
         reply = whole[0] if whole else answer["value"]
         questions.append(KnownQuestion((f"Question: {record['question']}",), reply))
     return questions
