@@ -2,7 +2,7 @@
 
 - ``benchmarks/oracle`` knows the answers of the bundled sample questions
   (``-T bundled_sample=true``) and replies with each in the form its benchmark
-  expects (TriviaQA an alias, Winogrande ``ANSWER: <letter>``, ScienceQA the
+  expects (TriviaQA the canonical answer, Winogrande ``ANSWER: <letter>``, ScienceQA the
   letter, SimpleQA the gold answer); bound to the ``grader`` role it grades a
   SimpleQA reply against the gold target of the grader prompt (``A`` when they
   agree, ``C`` for an empty or "I don't know" reply, else ``B``). So a run on a
