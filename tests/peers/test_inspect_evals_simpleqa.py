@@ -13,7 +13,8 @@ parse) and ``configs/simpleqa_verified_inspect_evals.yaml`` through the ``inspec
 command. Both talk over real HTTP to one scripted OpenAI-compatible server on loopback: the
 candidate's reply depends on the question, the judge's on the question and the predicted
 answer (the 36 judge-reply kinds of ``test_simple_evals_simpleqa.py``, which tell the two
-parses apart); a request it does not know gets a marked reply, never an error.
+parses apart, non-ASCII letters beside a grade letter among them); a request it does not
+know gets a marked reply, never an error.
 
 Per question: the candidate's and the judge's whole request bodies (messages, roles and
 bytes, every setting), the judge's reply, the grade; then every metric, theirs mapped to
@@ -52,7 +53,13 @@ from tests.peers.inspect_evals_simpleqa_runs import (
     write_head,
 )
 from tests.peers.peer_env import ROOT, PeerResult, record
-from tests.peers.test_simple_evals_simpleqa import CANDIDATE_REPLIES, JUDGE_REPLIES, pick
+from tests.peers.test_simple_evals_simpleqa import (
+    CANDIDATE_REPLIES,
+    JUDGE_REPLIES,
+    NON_ASCII_NEIGHBOURS,
+    non_ascii_kinds,
+    pick,
+)
 
 SIMPLEQA_CONFIG = ROOT / "configs" / "simpleqa_inspect_evals.yaml"
 VERIFIED_CONFIG = ROOT / "configs" / "simpleqa_verified_inspect_evals.yaml"
@@ -236,7 +243,8 @@ def compare(
             prompts_identical=len(same_prompt),
             verdicts_identical=len(same_verdict),
             compared="candidate and judge request bodies (its paper config's settings, "
-            f"{len(served)} judge-reply kinds), judge reply, grade, metrics",
+            f"{len(served)} judge-reply kinds, {non_ascii_kinds(served)}), judge reply, grade, "
+            "metrics",
             verdicts_note=f"the other {len(blank)} are blank judge replies, a judge failure "
             "here and C there by design "
             "([judges](docs/judges.md#when-the-judge-gives-no-verdict)); correct, incorrect, "
@@ -256,6 +264,7 @@ def compare(
         assert our_graded[q] == expected[q], (case.name, q, their_graded[q], our_graded[q])
     assert blank, "no blank judge reply was served: the departure is not exercised"
     assert len(served) >= 30, f"only {len(served)} kinds of judge reply were served"
+    assert all(served[reply] for reply in NON_ASCII_NEIGHBOURS), non_ascii_kinds(served)
     assert failures == len(blank)
     assert {key: their_metrics[key] for key in mapped} == mapped, (their_metrics, our_metrics)
     assert set(their_metrics) == set(mapped)

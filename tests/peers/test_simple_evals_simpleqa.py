@@ -51,7 +51,10 @@ REQUIREMENTS = [
 ]
 RUN_TIMEOUT_SECONDS = 900
 
-# How a judge may answer: bare letters, emphasis, punctuation, words, case, noise.
+# Non-ASCII letters beside a grade letter (Unicode ``\b`` sees no word boundary there, an
+# ASCII-only one does) and look-alikes of one (fullwidth A, Cyrillic A: no grade letter).
+NON_ASCII_NEIGHBOURS = ("éA", "Ａ", "А")
+# How a judge may answer: bare letters, emphasis, punctuation, words, case, non-ASCII, noise.
 JUDGE_REPLIES = [
     "A",
     "B",
@@ -70,10 +73,10 @@ JUDGE_REPLIES = [
     "NOT_ATTEMPTED",
     "NOT ATTEMPTED",
     "correct",
-    "incorrect",
+    "А",
     "a",
-    "b",
-    "c",
+    "éA",
+    "Ａ",
     "",
     "   ",
     "A: CORRECT",
@@ -167,6 +170,12 @@ with open(out_path, "w") as handle:
         handle,
     )
 """
+
+
+def non_ascii_kinds(served: Counter[str]) -> str:
+    """The non-ASCII neighbours of the grade letters, with how many questions got each."""
+    listed = ", ".join(f"`{reply}` {served[reply]}" for reply in NON_ASCII_NEIGHBOURS)
+    return f"non-ASCII beside or for a grade letter: {listed}"
 
 
 def pick(options: list[str], *keys: str) -> str:
@@ -348,6 +357,7 @@ def test_simpleqa_matches_simple_evals_request_for_request(tmp_path: Path) -> No
         pick(JUDGE_REPLIES, *judged_question(user_text(r))) for r in their_judge.values()
     )
     assert len(served) >= 30, f"only {len(served)} kinds of judge reply were served"
+    assert all(served[reply] for reply in NON_ASCII_NEIGHBOURS), non_ascii_kinds(served)
 
     # The one documented departure (docs/judges.md): a blank judge reply is no verdict,
     # a judge failure here, where simple-evals' parse reads C (NOT_ATTEMPTED).
@@ -383,8 +393,8 @@ def test_simpleqa_matches_simple_evals_request_for_request(tmp_path: Path) -> No
     record(
         PeerResult(
             peer="openai/simple-evals `simpleqa`",
-            compared=f"candidate and judge request bodies ({len(served)} judge-reply kinds), "
-            "grade, metrics",
+            compared=f"candidate and judge request bodies ({len(served)} judge-reply kinds, "
+            f"{non_ascii_kinds(served)}), grade, metrics",
             verdicts_note=f"the other {len(blank)} are blank judge replies, a judge failure "
             "here and C there by design "
             "([judges](docs/judges.md#when-the-judge-gives-no-verdict)); correct, incorrect, "
