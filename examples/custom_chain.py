@@ -4,7 +4,8 @@ A benchmark's samples hold the question (its choices, image and target); its
 solvers build the prompt. So the chain can be extended or replaced:
 
     # Winogrande's evalscope prompt, then Inspect's chain-of-thought instruction
-    # (0-shot: a solver given on the command line has no few-shot pool)
+    # (0-shot: a solver given on the command line has no few-shot pool, so with
+    # -T shots=3 the command stops before any sample runs and names the task below)
     inspect eval benchmarks/winogrande --solver examples/custom_chain.py@winogrande_cot \
         --model openai/gpt-4o-mini
 

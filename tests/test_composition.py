@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import os
 import subprocess
 from pathlib import Path
 from types import ModuleType
@@ -26,6 +27,7 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessage
 from inspect_ai.solver import generate
 
+from benchmarks.runtime.replaced_solver import command_line_solver, instead, wrapping_tasks
 from benchmarks.solvers.fewshot import fewshot_prompt
 from benchmarks.solvers.mcq import context_text
 from benchmarks.solvers.prompt_preview import prompt_messages
@@ -118,6 +120,61 @@ def test_the_solver_replaces_the_chain_from_the_command_line(tmp_path: Path) -> 
     assert all(COT in sample.messages[0].text for sample in log.samples)
 
 
+@pytest.mark.slow
+def test_a_command_line_solver_without_the_pool_is_refused_before_any_sample(
+    tmp_path: Path,
+) -> None:
+    solver = f"{EXAMPLE.relative_to(ROOT)}@winogrande_cot"
+    done = subprocess.run(
+        [
+            inspect_cli(),
+            *("eval", "benchmarks/winogrande", "-T", "bundled_sample=true", "-T", "shots=3"),
+            *("--solver", solver, "--model", "benchmarks/oracle", "--log-dir", str(tmp_path)),
+        ],
+        cwd=ROOT,
+        # Inspect's display "none" (the tests' default) prints no error at all
+        env={key: value for key, value in os.environ.items() if key != "INSPECT_DISPLAY"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert " ".join(done.stdout.split()) == (
+        f"--solver {solver} cannot run this task's samples: sample 'validation_0' names "
+        "demonstrations (metadata 'fewshot': [28, 7, 0]), which only the task's own prompt "
+        "step holds, and --solver replaces that step. Run a task that keeps that step "
+        f"instead: inspect eval {solver}_task (with the same -T arguments), or run without "
+        "demonstrations (shots=0)."
+    )
+    assert list(tmp_path.iterdir()) == []  # no sample ran, no log was started
+
+
+def test_the_refusal_names_the_task_of_the_solvers_module_that_wraps_it(tmp_path: Path) -> None:
+    solvers = tmp_path / "solvers.py"
+    solvers.write_text(
+        "from inspect_ai import task\nfrom inspect_ai.solver import solver\n\n"
+        "@solver\ndef terse(): ...\n\n@task\ndef terse_task(): ...\n\n"
+        "@task(name='mine')\ndef uses_it(): return terse()\n\n@task\ndef other(): ...\n"
+    )
+    assert wrapping_tasks(solvers, "terse") == ["terse_task", "uses_it"]
+    assert wrapping_tasks(solvers, None) == ["terse_task", "uses_it"]  # the file's only solver
+    assert wrapping_tasks(solvers, "other") == []
+    assert (
+        instead(f"{solvers}@other")
+        == instead("chain_of_thought")
+        == (
+            "Run a task of your own that keeps the benchmark's prompt step (as "
+            "examples/custom_chain.py's winogrande_cot_task does), or run without "
+            "demonstrations (shots=0)."
+        )
+    )
+    assert command_line_solver(["/x/inspect", "eval", "t", "--solver=s.py@a"]) == "s.py@a"
+    assert command_line_solver(["/x/inspect", "eval", "t", "--solver", "s.py"]) == "s.py"
+    assert command_line_solver(["/x/inspect", "eval", "t", "-T", "shots=3"]) is None
+    assert command_line_solver(["/x/python", "eval", "--solver", "s.py"]) is None
+
+
 def test_the_fewshot_solver_in_a_task_of_ones_own(tmp_path: Path) -> None:
     prompts: list[str] = []
 
@@ -182,7 +239,8 @@ def test_the_solver_alone_refuses_a_sample_with_demonstrations(tmp_path: Path) -
     assert log.error.message == (
         "ValueError(\"mcq_prompt: sample 'validation_0' names demonstrations "
         "(metadata 'fewshot': [28, 7]) but the solver has no pool; pass the task's "
-        "demonstrations, or use the task's own prompt solver.\")"
+        "demonstrations, or run a task that keeps the task's own prompt step (as "
+        "examples/custom_chain.py's winogrande_cot_task does).\")"
     )
 
 

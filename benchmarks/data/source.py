@@ -28,6 +28,7 @@ from benchmarks.data.rows_request import RowsRequest
 from benchmarks.data.samples import data_files_for
 from benchmarks.data.split_reader import DataFiles
 from benchmarks.runtime.errors import DataError
+from benchmarks.runtime.replaced_solver import command_line_solver, refuse_named_demonstrations
 
 logger = logging.getLogger(__name__)
 
@@ -169,6 +170,9 @@ def rows_dataset(
     if unique_field is not None:
         require_unique(rows, unique_field, indices if indices is not None else range(size))
 
+    # a --solver replacing the task's prompt step has none of its demonstrations
+    replacing = command_line_solver()
+
     def sample(row: int) -> Sample:
         record = rows.record(row)
         try:
@@ -177,6 +181,8 @@ def rows_dataset(
             if isinstance(ex, DataError):
                 raise
             raise DataError(f"{rows.where}, row {row}: {field_problem(ex)}") from ex
+        if replacing is not None:
+            refuse_named_demonstrations(built, replacing)
         if release is not None:
             release(row)  # the dataset keeps the sample: the record is not read again
         return built

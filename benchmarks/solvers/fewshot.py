@@ -119,7 +119,8 @@ class DemonstrationDraw:
             raise ValueError(
                 f"{self.solver}: sample {state.sample_id!r} names demonstrations "
                 f"(metadata {FEWSHOT_KEY!r}: {ids}) but the solver has no pool; pass the "
-                "task's demonstrations, or use the task's own prompt solver."
+                "task's demonstrations, or run a task that keeps the task's own prompt "
+                "step (as examples/custom_chain.py's winogrande_cot_task does)."
             )
         lookup: Any = self.pool
         try:
