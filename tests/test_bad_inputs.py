@@ -4,11 +4,12 @@ Every case is generated in ``tmp_path`` from the good fixtures. A case either
 loads with a documented handling (every row becomes a sample: nothing is
 dropped) or fails with a ``DataError`` whose message names the file and,
 where one row is at fault, the row (or line) and the field, before any model
-call. ``COVERED_ELSEWHERE`` lists the cells of the issue's table that a
-benchmark's own test file already proves, and ``NOT_APPLICABLE`` the cells that
-cannot occur; ``test_the_table_covers_every_kind_for_every_benchmark`` keeps
-the three in step. Every benchmark of the catalog is in the table: its bundled sample
-emptied and cut in half are generic cases, and a benchmark's cells must each be answered.
+call. Each benchmark's ``tests/<name>/conformance.py`` lists the cells of the
+issue's table that its own tests already prove (``BAD_INPUTS_COVERED_ELSEWHERE``)
+and the cells that cannot occur (``BAD_INPUTS_NOT_APPLICABLE``);
+``test_the_table_covers_every_kind_for_every_benchmark`` keeps the three in step.
+Every benchmark of the catalog is in the table: its bundled sample emptied and cut in
+half are generic cases, and a benchmark's cells must each be answered.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from inspect_ai.model import ChatMessage
 from benchmarks.catalog import specs
 from benchmarks.data.samples import bundled_data_files
 from benchmarks.data.split_reader import DataError
+from tests.conformance_pins import conformance_file, pinned
 from tests.scripted import scripted_model
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -678,108 +680,12 @@ CASES = (
     + BUNDLED_CASES
 )
 
-# (benchmark, kind) -> the test that already proves it.
-COVERED_ELSEWHERE = {
-    (
-        "triviaqa",
-        "missing column",
-    ): "triviaqa/test_triviaqa.py::test_a_missing_column_names_the_file",
-    (
-        "triviaqa",
-        "empty alias list",
-    ): "triviaqa/test_triviaqa.py::test_a_bad_row_names_file_row_and_field",
-    (
-        "winogrande",
-        "missing column",
-    ): "winogrande/test_winogrande.py::test_missing_and_renamed_columns",
-    (
-        "winogrande",
-        "renamed column",
-    ): "winogrande/test_winogrande.py::test_missing_and_renamed_columns",
-    ("winogrande", "wrong type"): "winogrande/test_winogrande.py::test_integer_answers_are_refused",
-    (
-        "winogrande",
-        "empty choices",
-    ): "winogrande/test_winogrande.py::test_bad_row_names_file_row_and_field",
-    ("winogrande", "answer index out of range"): (
-        "winogrande/test_winogrande.py::test_bad_row_names_file_row_and_field"
-    ),
-    ("winogrande", "empty file"): "winogrande/test_winogrande.py::test_empty_file",
-    ("winogrande", "non-UTF-8 bytes"): (
-        "winogrande/test_winogrande.py::test_undecodable_bytes_name_file_and_line"
-    ),
-    (
-        "winogrande",
-        "1 MB field",
-    ): "winogrande/test_winogrande.py::test_a_one_megabyte_sentence_is_kept_whole",
-    ("scienceqa", "missing column"): "scienceqa/test_scienceqa.py::test_missing_column",
-    (
-        "scienceqa",
-        "wrong type",
-    ): "scienceqa/test_scienceqa.py::test_answer_as_string_is_a_type_error",
-    ("scienceqa", "empty choices"): "scienceqa/test_scienceqa.py::test_bad_rows_name_row_and_field",
-    ("scienceqa", "answer index out of range"): (
-        "scienceqa/test_scienceqa.py::test_bad_rows_name_row_and_field"
-    ),
-    ("scienceqa", "corrupt image bytes"): (
-        "scienceqa/test_scienceqa.py::test_corrupt_image_is_an_error_naming_the_row"
-    ),
-    (
-        "simpleqa",
-        "missing column",
-    ): "simpleqa/test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
-    (
-        "simpleqa",
-        "renamed column",
-    ): "simpleqa/test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
-    (
-        "simpleqa",
-        "wrong type",
-    ): "simpleqa/test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
-    ("simpleqa", "empty alias list"): (
-        "simpleqa/test_simpleqa.py::test_bad_files_are_named_with_row_and_field"  # empty 'answer'
-    ),
-    (
-        "simpleqa",
-        "empty file",
-    ): "simpleqa/test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
-    ("simpleqa", "truncated file"): (
-        "simpleqa/test_simpleqa.py::test_bad_files_are_named_with_row_and_field"  # broken.jsonl
-    ),
-    ("simpleqa", "non-UTF-8 bytes"): "simpleqa/test_simpleqa.py::test_non_utf8_bytes_are_reported",
-    ("simpleqa", "1 MB field"): "simpleqa/test_simpleqa.py::test_a_one_megabyte_field_loads",
-    (
-        "simpleqa",
-        "duplicate ids",
-    ): "simpleqa/test_simpleqa.py::test_bad_files_are_named_with_row_and_field",
-    ("simpleqa_verified", "missing column"): (
-        "simpleqa_verified/test_simpleqa_verified.py::test_a_missing_column_is_named"
-    ),
-    ("simpleqa_verified", "wrong type"): (
-        "simpleqa_verified/test_simpleqa_verified.py::test_bad_rows_are_named"
-    ),
-    ("simpleqa_verified", "empty alias list"): (
-        "simpleqa_verified/test_simpleqa_verified.py::test_bad_rows_are_named"  # empty 'answer'
-    ),
-    ("simpleqa_verified", "duplicate ids"): (
-        "simpleqa_verified/test_simpleqa_verified.py::test_a_repeated_original_index_names_both_rows"
-    ),
-}
-
-NOT_APPLICABLE = {
-    ("triviaqa", "empty choices"): "open question answering: no choices",
-    ("triviaqa", "answer index out of range"): "answers are alias lists, not indices",
-    ("triviaqa", "corrupt image bytes"): "text only",
-    ("winogrande", "empty alias list"): "two options and a '1'/'2' answer, no aliases",
-    ("winogrande", "corrupt image bytes"): "text only",
-    ("scienceqa", "empty alias list"): "answers are choice indices, no aliases",
-    ("simpleqa", "empty choices"): "open question answering: no choices",
-    ("simpleqa", "answer index out of range"): "the answer is a string, not an index",
-    ("simpleqa", "corrupt image bytes"): "text only",
-    ("simpleqa_verified", "empty choices"): "open question answering: no choices",
-    ("simpleqa_verified", "answer index out of range"): "the answer is a string, not an index",
-    ("simpleqa_verified", "corrupt image bytes"): "text only",
-}
+# Each benchmark's tests/<name>/conformance.py answers the cells this table does not test:
+# kind -> the test of its folder that already proves it, and kind -> why it cannot occur.
+COVERED_ELSEWHERE = "BAD_INPUTS_COVERED_ELSEWHERE"
+COVERED_ELSEWHERE_WHAT = '{"<kind>": "test_<file>.py::<test that proves it>", ...} (or {})'
+NOT_APPLICABLE = "BAD_INPUTS_NOT_APPLICABLE"
+NOT_APPLICABLE_WHAT = '{"<kind>": "<why it cannot occur>", ...} (or {})'
 
 
 def case_param(case: Case) -> Any:
@@ -805,20 +711,25 @@ def test_bad_input(case: Case, tmp_path: Path) -> None:
             expected.check(samples)
 
 
-def test_the_table_covers_every_kind_for_every_benchmark() -> None:
-    tested = {(case.benchmark, case.kind) for case in CASES}
-    for benchmark in TASKS:
-        for kind in KINDS:
-            cell = (benchmark, kind)
-            answered = [cell in tested, cell in COVERED_ELSEWHERE, cell in NOT_APPLICABLE]
-            assert any(answered), f"{cell} is neither tested nor marked not applicable"
-            assert not (answered[2] and (answered[0] or answered[1])), cell
-    tests_dir = Path(__file__).parent
-    for reference in COVERED_ELSEWHERE.values():
+@pytest.mark.parametrize("benchmark", list(TASKS))
+def test_the_table_covers_every_kind_for_every_benchmark(benchmark: str) -> None:
+    tested = {case.kind for case in CASES if case.benchmark == benchmark}
+    covered = pinned(benchmark, COVERED_ELSEWHERE, COVERED_ELSEWHERE_WHAT)
+    not_applicable = pinned(benchmark, NOT_APPLICABLE, NOT_APPLICABLE_WHAT)
+    assert set(covered) | set(not_applicable) <= set(KINDS), "a kind not in KINDS"
+    for kind in KINDS:
+        answered = [kind in tested, kind in covered, kind in not_applicable]
+        assert any(answered), (
+            f"{(benchmark, kind)} is neither tested nor marked not applicable: answer it in "
+            f"{conformance_file(benchmark)} ({COVERED_ELSEWHERE} or {NOT_APPLICABLE})"
+        )
+        assert not (answered[2] and (answered[0] or answered[1])), (benchmark, kind)
+    tests_dir = Path(__file__).parent / benchmark
+    for reference in covered.values():
         file_name, test_name = reference.split("::")
         tree = ast.parse((tests_dir / file_name).read_text(encoding="utf-8"))
         defined = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
-        assert test_name in defined, reference
+        assert test_name in defined, f"{benchmark}: {reference}"
 
 
 # ---------------------------------------------------------------------------

@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 
-from benchmarks.catalog import BENCHMARKS, specs
+from benchmarks.catalog import BENCHMARKS
 from benchmarks.simpleqa import simpleqa
+from tests.conformance_pins import pinned
 
 REPO = Path(__file__).parent.parent
 
@@ -101,24 +102,16 @@ def samples_by_process() -> list[dict[str, list[dict[str, Any]]]]:
     return described
 
 
-# The first sample of each benchmark: its id and how its prompt starts (a few-shot prompt
-# with its first drawn example).
-FIRST_SAMPLES: dict[str, tuple[Any, str]] = {
-    "triviaqa": ("tc_33", "Question: What is the star sign of the date of the Battle of Waterloo?"),
-    "simpleqa": ("simpleqa_0", "Who received the IEEE Frank Rosenblatt Award in 2010?"),
-    "simpleqa_verified": (0, "Who received the IEEE Frank Rosenblatt Award in 2010?"),
-    "winogrande": (
-        "validation_0",
-        "Here are some examples of how to answer similar questions:\n\nThe computer of Vict",
-    ),
-    "scienceqa": ("test_0", "Question: Which figure of speech is used in this text?"),
-}
+# Each benchmark's first sample: its id and how its prompt starts (a few-shot prompt with its
+# first drawn example), pinned in its tests/<name>/conformance.py.
+FIRST_SAMPLE = "FIRST_SAMPLE"
+FIRST_SAMPLE_WHAT = "(the first bundled sample's id, how its prompt starts)"
 
 
-def test_every_benchmark_has_its_first_sample_pinned() -> None:
-    missing = sorted(set(specs()) - set(FIRST_SAMPLES))
-    assert missing == [], f"add the first sample's id and prompt start to FIRST_SAMPLES: {missing}"
-    assert list(FIRST_SAMPLES) == list(specs()), "FIRST_SAMPLES: benchmarks in the specs' order"
+@pytest.mark.parametrize("benchmark", BENCHMARKS)
+def test_every_benchmark_has_its_first_sample_pinned(benchmark: str) -> None:
+    first_id, prompt_start = pinned(benchmark, FIRST_SAMPLE, FIRST_SAMPLE_WHAT)
+    assert isinstance(first_id, str | int) and isinstance(prompt_start, str) and prompt_start
 
 
 @pytest.mark.parametrize("benchmark", BENCHMARKS)
@@ -130,7 +123,7 @@ def test_samples_are_identical_across_processes_and_hash_seeds(
     assert runs[0] != []
     for other in runs[1:]:
         assert other == runs[0]
-    first_id, prompt_start = FIRST_SAMPLES[benchmark]
+    first_id, prompt_start = pinned(benchmark, FIRST_SAMPLE, FIRST_SAMPLE_WHAT)
     assert runs[0][0]["id"] == first_id
     assert runs[0][0]["prompt_start"].startswith(prompt_start)
     assert len({sample["id"] for sample in runs[0]}) == len(runs[0])

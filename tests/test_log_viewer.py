@@ -31,6 +31,7 @@ from inspect_ai import eval
 
 from benchmarks.catalog import specs
 from benchmarks.triviaqa import triviaqa
+from tests.conformance_pins import pinned
 from tests.scripted import replies_by_prompt
 
 if TYPE_CHECKING:
@@ -277,20 +278,19 @@ def test_log_viewer_shows_task_metrics_and_extracted_answer(
 
 # One bundled question of every benchmark but TriviaQA (the test above), answered by the
 # offline oracle (and graded by it): the sample list shows the question, the Scoring tab the
-# explanation of the spec's scorer, which matches the pattern here.
-EXPLANATIONS = {
-    "simpleqa": "judge replied 'A': A = CORRECT",
-    "simpleqa_verified": "judge replied 'A': A = CORRECT",
-    "winogrande": r"read ([AB]) \(rule answer_marker\); target \1",
-    "scienceqa": r"read ([A-E]) \(rule \w+\); target \1",
-}
+# explanation of the spec's scorer, which matches the EXPLANATION pattern pinned in the
+# benchmark's tests/<name>/conformance.py.
+EXPLANATION = "EXPLANATION"
+EXPLANATION_WHAT = 'r"<the pattern the scorer\'s explanation of an oracle answer matches>"'
 OTHER_BENCHMARKS = [name for name in specs() if name != "triviaqa"]
 
 
-def test_every_other_benchmark_has_its_explanation_pattern() -> None:
-    missing = [name for name in OTHER_BENCHMARKS if name not in EXPLANATIONS]
-    assert missing == [], f"add the scorer explanation's pattern to EXPLANATIONS: {missing}"
-    assert sorted(EXPLANATIONS) == sorted(OTHER_BENCHMARKS)
+@pytest.mark.parametrize("name", OTHER_BENCHMARKS)
+def test_every_other_benchmark_has_its_explanation_pattern(
+    name: str, one_sample_log: OneSampleLog
+) -> None:
+    # the fixture matched the logged explanation against the pattern, without a browser
+    assert re.fullmatch(pinned(name, EXPLANATION, EXPLANATION_WHAT), one_sample_log.explanation)
 
 
 @dataclass
@@ -306,7 +306,7 @@ class OneSampleLog:
 def one_sample_log(name: str, tmp_path: Path) -> OneSampleLog:
     # Run before the browser starts: Playwright's sync API holds an event loop.
     spec = specs()[name]
-    scorer, explanation = spec.scorer, EXPLANATIONS[name]
+    scorer, explanation = spec.scorer, pinned(name, EXPLANATION, EXPLANATION_WHAT)
     roles = {"grader": "benchmarks/oracle"} if spec.judged else None
     [log] = eval(
         spec.task(bundled_sample=True, num_examples=2),  # two: the viewer shows its list

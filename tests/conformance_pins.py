@@ -1,0 +1,39 @@
+"""A benchmark's pins for the generic conformance tests, read from its own tests folder.
+
+Each benchmark's ``tests/<name>/conformance.py`` holds the values the generic tests
+(``tests/test_*.py``, parametrised over the specs) check it against; a new benchmark adds
+that module with its tests folder and edits no list. A missing module or constant fails
+naming the file and the constant to add.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+
+def conformance_file(name: str) -> str:
+    return f"tests/{name}/conformance.py"
+
+
+def conformance_module(name: str) -> ModuleType | None:
+    """``tests.<name>.conformance``, or None when the benchmark has none."""
+    module_name = f"tests.{name}.conformance"
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as missing:
+        if missing.name not in (module_name, f"tests.{name}"):
+            raise  # the module exists and imports something missing
+        return None
+
+
+def pinned(name: str, constant: str, what: str) -> Any:
+    """``constant`` of benchmark ``name``'s conformance module; ``what`` says what to put."""
+    module = conformance_module(name)
+    value = getattr(module, constant, None) if module is not None else None
+    if value is None:
+        pytest.fail(f"{conformance_file(name)}: add {constant} = {what}", pytrace=False)
+    return value
