@@ -1,9 +1,13 @@
 """Tasks and offline models registered with Inspect (``inspect eval benchmarks/<name>``).
 
 Inspect imports this module (the package's ``inspect_ai`` entry point) when it
-looks up a ``benchmarks/...`` name. Its own message for a name that matches
-nothing is "No inspect tasks were found at the specified paths", so a
-``benchmarks/<name>`` on the command line that names no task gets a hint here.
+looks up a ``benchmarks/...`` name, and when ``eval()`` starts, before it resolves
+the tasks. Its own message for a name that matches nothing is "No inspect tasks were
+found at the specified paths", so a ``benchmarks/<name>`` on the command line that
+names no task gets a hint here; an absolute path to one of our task files, which
+Inspect 0.3.285 cannot glob on Python 3.11, ends the command with the name to type.
+(``--run-config`` is read before any package loads: nothing here can answer a
+missing file; ``python -m benchmarks`` prints the shipped configurations' paths.)
 """
 
 import difflib
@@ -55,5 +59,48 @@ def unknown_task_hints(argv: list[str]) -> list[str]:
     return hints
 
 
+def task_arguments(argv: list[str]) -> list[str]:
+    """The task arguments of an ``inspect eval`` (or ``eval-set``) command line."""
+    if len(argv) < 2 or Path(argv[0]).name != "inspect" or argv[1] not in EVAL_COMMANDS:
+        return []
+    return [
+        argument
+        for previous, argument in zip(argv[1:], argv[2:], strict=False)
+        if not argument.startswith("-") and not (previous.startswith("-") and "=" not in previous)
+    ]
+
+
+def task_file(task: object) -> Path | None:
+    """The file of the module defining ``task`` (Inspect's wrapper keeps its module name)."""
+    module = sys.modules.get(getattr(task, "__module__", ""))
+    file = getattr(module, "__file__", None)
+    return Path(file).resolve() if file else None
+
+
+def absolute_task_file_problem(argv: list[str]) -> str | None:
+    """What to type instead of an absolute path to one of our task files, when Inspect
+    cannot read it: it globs a task path from the working directory, and pathlib's glob
+    refuses an absolute pattern ("Non-relative patterns are unsupported", Python 3.11)."""
+    ours = {task_file(task): name for name, task in TASKS.items()}
+    for argument in task_arguments(argv):
+        if "@" in argument or not Path(argument).is_absolute():
+            continue
+        try:
+            next(Path.cwd().glob(argument), None)  # as Inspect's task_files() does
+        except NotImplementedError:
+            name = ours.get(Path(argument).resolve())
+            if name is not None:
+                return (
+                    f"benchmarks: Inspect cannot read a task file given by an absolute path "
+                    f"({argument}); type its registered name instead, which works from any "
+                    f"directory: inspect eval benchmarks/{name} ..."
+                )
+    return None
+
+
 for hint in unknown_task_hints(sys.argv):
     print(hint, file=sys.stderr)
+# Inspect loads this module before it resolves the tasks; past here it would end in a
+# long traceback (Inspect drops an entry point's exceptions, so exit: one line, status 1).
+if (problem := absolute_task_file_problem(sys.argv)) is not None:
+    sys.exit(problem)

@@ -12,7 +12,7 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from benchmarks._registry import unknown_task_hints
+from benchmarks._registry import absolute_task_file_problem, unknown_task_hints
 from benchmarks.catalog import BENCHMARKS
 from tests.inspect_cli import inspect_cli, offline_eval
 from tests.scripted import replies_by_prompt
@@ -128,7 +128,8 @@ def test_python_m_benchmarks_lists_the_tasks_anywhere(tmp_path: Path) -> None:
         text=True,
         check=True,
     )
-    lines = done.stdout.splitlines()
+    tasks, configs = done.stdout.split("\n\nReference configurations: ")
+    lines = tasks.splitlines()
     names = [line.split()[0] for line in lines if line.startswith("benchmarks/")]
     assert names == [f"benchmarks/{name}" for name in BENCHMARKS]
     assert lines[0].startswith("benchmarks/triviaqa ")
@@ -141,6 +142,30 @@ def test_python_m_benchmarks_lists_the_tasks_anywhere(tmp_path: Path) -> None:
         "lm_eval_0.4.13_completions_token_ids",
     ]
     assert lines[-1] == "Run one: inspect eval benchmarks/<name> --model <provider>/<model>"
+    config_lines = configs.splitlines()
+    assert config_lines[0] == "inspect eval --run-config <path> --model ..."
+    shipped = sorted((ROOT / "benchmarks" / "configs").glob("*.yaml"))
+    assert [line.split() for line in config_lines[1:]] == [
+        [path.stem, str(path)] for path in shipped
+    ]
+
+
+@pytest.mark.slow
+def test_a_listed_config_path_runs_from_another_directory(tmp_path: Path) -> None:
+    listed = subprocess.run(
+        [sys.executable, "-m", "benchmarks"], cwd=tmp_path, capture_output=True, text=True
+    )
+    line = next(line for line in listed.stdout.splitlines() if line.startswith("winogrande_e"))
+    name, path = line.split()
+    done = subprocess.run(
+        [inspect_cli(), "eval", "--run-config", path, "--model", "benchmarks/oracle"]
+        + ["-T", "bundled_sample=true", "--limit", "1", "--log-dir", str(tmp_path / "logs")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (name, done.returncode) == ("winogrande_evalscope", 0), done.stdout + done.stderr
 
 
 @pytest.mark.parametrize(
@@ -163,3 +188,41 @@ def test_unknown_task_hints(argv: list[str], hint: str | None) -> None:
         [message] = hints
         assert message.startswith(f"benchmarks: {hint}")
         assert "(`python -m benchmarks` lists them)." in message
+
+
+ABSOLUTE_TASK_FILE = str(ROOT / "benchmarks" / "triviaqa.py")
+ABSOLUTE_PATH_MESSAGE = (
+    f"benchmarks: Inspect cannot read a task file given by an absolute path "
+    f"({ABSOLUTE_TASK_FILE}); type its registered name instead, which works from any "
+    "directory: inspect eval benchmarks/triviaqa ..."
+)
+
+
+@pytest.mark.parametrize(
+    ("argv", "problem"),
+    [
+        (["inspect", "eval", ABSOLUTE_TASK_FILE, "-T", "shots=0"], ABSOLUTE_PATH_MESSAGE),
+        (["inspect", "eval-set", "--model", "m", ABSOLUTE_TASK_FILE], ABSOLUTE_PATH_MESSAGE),
+        (["inspect", "eval", f"{ABSOLUTE_TASK_FILE}@triviaqa"], None),  # Inspect reads that
+        (["inspect", "eval", "benchmarks/triviaqa.py"], None),
+        (["inspect", "eval", str(ROOT / "examples" / "custom_chain.py")], None),  # not ours
+        (["inspect", "view", ABSOLUTE_TASK_FILE], None),
+    ],
+)
+def test_an_absolute_task_file_path_gets_the_name_to_type(
+    argv: list[str], problem: str | None
+) -> None:
+    assert absolute_task_file_problem(argv) == problem
+
+
+@pytest.mark.slow
+def test_an_absolute_task_file_path_from_another_directory_is_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [inspect_cli(), "eval", ABSOLUTE_TASK_FILE, "--model", "benchmarks/oracle"]
+        + ["-T", "bundled_sample=true", "--log-dir", str(tmp_path / "logs")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", ABSOLUTE_PATH_MESSAGE + "\n")
