@@ -9,7 +9,6 @@ swaps the script behind the name between the faulty run and the retry.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import signal
@@ -19,6 +18,7 @@ import time
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +37,10 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from benchmarks.scienceqa import scienceqa
-from benchmarks.simpleqa import JUDGE_FAILURE, simpleqa
+from benchmarks.catalog import specs
+from benchmarks.simpleqa import JUDGE_FAILURE
 from benchmarks.solvers.prompt_preview import prompt_messages, prompt_text
 from benchmarks.triviaqa import triviaqa
-from benchmarks.winogrande import winogrande
 from tests.scripted import last_user_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -49,9 +48,6 @@ TRIVIAQA_FILES = {
     "validation": str(FIXTURES / "triviaqa" / "validation.jsonl"),
     "train": str(FIXTURES / "triviaqa" / "train.jsonl"),
 }
-SIMPLEQA_CSV = FIXTURES / "simpleqa" / "simple_qa_test_set.sample.csv"
-WINOGRANDE_VALIDATION = FIXTURES / "winogrande" / "validation.jsonl"
-SCIENCEQA_PARQUET = FIXTURES / "scienceqa" / "test_rows.hf.parquet"
 REPO = Path(__file__).parent.parent
 
 Script = Callable[[list[ChatMessage]], str]
@@ -240,78 +236,88 @@ def test_triviaqa_errors_are_logged_and_eval_retry_completes_exactly_the_missing
 
 
 # ---------------------------------------------------------------------------
-# SimpleQA: the candidate and the judge raise (sample errors, retried); a garbled
-# judge reply is a judge failure (a score, not an error, and not retried)
+# Every judged benchmark (SimpleQA, SimpleQA Verified): the candidate and the judge raise
+# (sample errors, retried); a garbled judge reply is a judge failure (a score, not an error,
+# and not retried)
 
 
-def simpleqa_questions() -> list[str]:
-    with SIMPLEQA_CSV.open(encoding="utf-8", newline="") as handle:
-        return [row["problem"] for row in csv.DictReader(handle)]
-
-
-SIMPLEQA_QUESTIONS = simpleqa_questions()
+JUDGED = [name for name, spec in specs().items() if spec.judged]
+JUDGED_QUESTIONS = 10
 CANDIDATE_FAILS_ON = 1
 JUDGE_FAILS_ON = 4
 JUDGE_GARBLES = 7
 GARBLED = "I would need to look this up before grading."
 
 
-def simpleqa_index(prompt: str) -> int:
-    if prompt in SIMPLEQA_QUESTIONS:
-        return SIMPLEQA_QUESTIONS.index(prompt)
-    (index,) = [
-        i for i, q in enumerate(SIMPLEQA_QUESTIONS) if f"\nQuestion: {q}\nGold target: " in prompt
-    ]
+def judged_task(name: str) -> Task:
+    return specs()[name].task(bundled_sample=True, num_examples=JUDGED_QUESTIONS)
+
+
+def question_index(questions: list[str], prompt: str) -> int:
+    """The question a candidate prompt (the question itself) or a judge prompt is about."""
+    if prompt in questions:
+        return questions.index(prompt)
+    (index,) = [i for i, q in enumerate(questions) if f"\nQuestion: {q}\nGold target: " in prompt]
     return index
 
 
-def candidate_reply(messages: list[ChatMessage]) -> str:
-    return f"candidate answer {simpleqa_index(last_user_text(messages))}"
+def candidate_reply(questions: list[str], messages: list[ChatMessage]) -> str:
+    return f"candidate answer {question_index(questions, last_user_text(messages))}"
 
 
-def flaky_candidate_reply(messages: list[ChatMessage]) -> str:
-    if simpleqa_index(last_user_text(messages)) == CANDIDATE_FAILS_ON:
+def flaky_candidate_reply(questions: list[str], messages: list[ChatMessage]) -> str:
+    if question_index(questions, last_user_text(messages)) == CANDIDATE_FAILS_ON:
         raise RuntimeError("candidate unavailable")
-    return candidate_reply(messages)
+    return candidate_reply(questions, messages)
 
 
-def judge_reply(messages: list[ChatMessage]) -> str:
-    index = simpleqa_index(last_user_text(messages))
+def judge_reply(questions: list[str], messages: list[ChatMessage]) -> str:
+    index = question_index(questions, last_user_text(messages))
     return GARBLED if index == JUDGE_GARBLES else "ABC"[index % 3]
 
 
-def flaky_judge_reply(messages: list[ChatMessage]) -> str:
-    if simpleqa_index(last_user_text(messages)) == JUDGE_FAILS_ON:
+def flaky_judge_reply(questions: list[str], messages: list[ChatMessage]) -> str:
+    if question_index(questions, last_user_text(messages)) == JUDGE_FAILS_ON:
         raise RuntimeError("judge unavailable")
-    return judge_reply(messages)
+    return judge_reply(questions, messages)
 
 
-def run_simpleqa(candidate: str, judge: str, log_dir: Path) -> EvalLog:
+def run_judged(name: str, candidate: str, judge: str, log_dir: Path) -> EvalLog:
     return run(
-        simpleqa(dataset_path=str(SIMPLEQA_CSV)),
+        judged_task(name),
         candidate,
         log_dir,
         model_roles={"grader": get_model(f"faultscript/{judge}")},
     )
 
 
+@pytest.mark.parametrize("name", JUDGED)
 @pytest.mark.slow
-def test_simpleqa_judge_exception_is_retried_and_a_garbled_judge_reply_is_a_judge_failure(
-    tmp_path: Path,
+def test_judge_exception_is_retried_and_a_garbled_judge_reply_is_a_judge_failure(
+    tmp_path: Path, name: str
 ) -> None:
-    SCRIPTS.update({"candidate-steady": candidate_reply, "judge-steady": judge_reply})
-    uninterrupted = run_simpleqa("candidate-steady", "judge-steady", tmp_path / "a")
-    judge_prompts = {simpleqa_index(p): p for p in CALLS["judge-steady"]}
+    dataset = judged_task(name).dataset
+    questions = [sample.input for sample in dataset if isinstance(sample.input, str)]
+    ids = [sample.id for sample in dataset if sample.id is not None]
+    assert len(set(questions)) == len(set(ids)) == len(dataset) == JUDGED_QUESTIONS
+    index = partial(question_index, questions)
+    scorer = specs()[name].scorer
+    SCRIPTS["candidate-steady"] = partial(candidate_reply, questions)
+    SCRIPTS["judge-steady"] = partial(judge_reply, questions)
+    uninterrupted = run_judged(name, "candidate-steady", "judge-steady", tmp_path / "a")
+    judge_prompts = {index(p): p for p in CALLS["judge-steady"]}
+    assert sorted(judge_prompts) == list(range(JUDGED_QUESTIONS))
 
-    SCRIPTS.update({"candidate-flaky": flaky_candidate_reply, "judge-flaky": flaky_judge_reply})
-    faulty = run_simpleqa("candidate-flaky", "judge-flaky", tmp_path / "b")
+    SCRIPTS["candidate-flaky"] = partial(flaky_candidate_reply, questions)
+    SCRIPTS["judge-flaky"] = partial(flaky_judge_reply, questions)
+    faulty = run_judged(name, "candidate-flaky", "judge-flaky", tmp_path / "b")
     samples = by_id(faulty)
     errors = {id: s.error.message for id, s in samples.items() if s.error is not None}
-    assert set(errors) == {f"simpleqa_{CANDIDATE_FAILS_ON}", f"simpleqa_{JUDGE_FAILS_ON}"}
-    assert "candidate unavailable" in errors[f"simpleqa_{CANDIDATE_FAILS_ON}"]
-    assert "judge unavailable" in errors[f"simpleqa_{JUDGE_FAILS_ON}"]
+    assert set(errors) == {ids[CANDIDATE_FAILS_ON], ids[JUDGE_FAILS_ON]}
+    assert "candidate unavailable" in errors[ids[CANDIDATE_FAILS_ON]]
+    assert "judge unavailable" in errors[ids[JUDGE_FAILS_ON]]
     # the garbled judge reply is a graded sample: no error, a judge-failure score
-    garbled = samples[f"simpleqa_{JUDGE_GARBLES}"]
+    garbled = samples[ids[JUDGE_GARBLES]]
     assert garbled.error is None and garbled.scores is not None
     (score,) = garbled.scores.values()
     assert score.value == {
@@ -324,42 +330,35 @@ def test_simpleqa_judge_exception_is_retried_and_a_garbled_judge_reply_is_a_judg
     assert (score.metadata["grade"], score.metadata["judge_reply"]) == (JUDGE_FAILURE, GARBLED)
 
     # Both providers recover; the judge still garbles question 7, which is not retried.
-    SCRIPTS.update({"candidate-flaky": candidate_reply, "judge-flaky": judge_reply})
+    SCRIPTS["candidate-flaky"] = SCRIPTS["candidate-steady"]
+    SCRIPTS["judge-flaky"] = SCRIPTS["judge-steady"]
     CALLS.clear()
     final = retry(faulty, tmp_path / "b")
     retried = [CANDIDATE_FAILS_ON, JUDGE_FAILS_ON]
-    assert sorted(map(simpleqa_index, CALLS["candidate-flaky"])) == retried
-    assert sorted(map(simpleqa_index, CALLS["judge-flaky"])) == retried
+    assert sorted(map(index, CALLS["candidate-flaky"])) == retried
+    assert sorted(map(index, CALLS["judge-flaky"])) == retried
     for prompt in CALLS["judge-flaky"]:
-        assert prompt == judge_prompts[simpleqa_index(prompt)]
+        assert prompt == judge_prompts[index(prompt)]
     assert final.status == "success"
     assert_same_samples(final, uninterrupted)
-    final_scores = by_id(final)[f"simpleqa_{JUDGE_GARBLES}"].scores
+    final_scores = by_id(final)[ids[JUDGE_GARBLES]].scores
     assert final_scores is not None
     assert [s.metadata["grade"] for s in final_scores.values() if s.metadata] == [JUDGE_FAILURE]
     assert metrics(final) == metrics(uninterrupted)
-    assert metrics(final)["simpleqa_scorer/judge_failures"] == 1.0
+    assert metrics(final)[f"{scorer}/judge_failures"] == 1.0
 
 
 # ---------------------------------------------------------------------------
 # Every benchmark's log can be retried (the task must be found by its registry name)
 
 
-@pytest.mark.parametrize(
-    "make_task",
-    [
-        pytest.param(lambda: winogrande(data_files=str(WINOGRANDE_VALIDATION)), id="winogrande"),
-        pytest.param(
-            lambda: scienceqa(data_files=str(SCIENCEQA_PARQUET)),
-            id="scienceqa",
-        ),
-    ],
-)
+@pytest.mark.parametrize("name", list(specs()))
 @pytest.mark.slow
-def test_a_failed_sample_of_any_benchmark_can_be_retried(
-    tmp_path: Path, make_task: Callable[[], Task]
-) -> None:
-    task = make_task()
+def test_a_failed_sample_of_any_benchmark_can_be_retried(tmp_path: Path, name: str) -> None:
+    spec = specs()[name]
+    # judged: the offline oracle grades, re-created by name on the retry
+    roles = {"model_roles": {"grader": "benchmarks/oracle"}} if spec.judged else {}
+    task = spec.task(bundled_sample=True)
     first_prompt = last_user_text(prompt_messages(task, task.dataset[0]))
 
     def first_sample_fails(messages: list[ChatMessage]) -> str:
@@ -368,10 +367,10 @@ def test_a_failed_sample_of_any_benchmark_can_be_retried(
         return "ANSWER: A"
 
     SCRIPTS["any-steady"] = lambda messages: "ANSWER: A"
-    uninterrupted = run(make_task(), "any-steady", tmp_path)
+    uninterrupted = run(spec.task(bundled_sample=True), "any-steady", tmp_path, **roles)
     SCRIPTS["any-flaky"] = first_sample_fails
-    faulty = run(make_task(), "any-flaky", tmp_path)
-    assert len([s for s in faulty.samples or [] if s.error is not None]) == 1
+    faulty = run(spec.task(bundled_sample=True), "any-flaky", tmp_path, **roles)
+    assert [s.id for s in faulty.samples or [] if s.error is not None] == [task.dataset[0].id]
     SCRIPTS["any-flaky"] = SCRIPTS["any-steady"]
     CALLS.clear()
     final = retry(faulty, tmp_path)
