@@ -95,6 +95,7 @@ def test_the_toy_is_a_task_file_its_parts_a_page_and_tests_and_no_list() -> None
         "benchmarks/toy_mcq.py",
         "docs/toy_mcq.md",
         "tests/toy_mcq/__init__.py",
+        "tests/toy_mcq/conformance.py",
         "tests/toy_mcq/test_toy_mcq.py",
     ]
 
@@ -154,3 +155,11 @@ def test_the_conformance_tests_take_up_the_toy(project: Path) -> None:
     )  # fmt: skip
     assert re.search(r"^\d+ passed", passed.splitlines()[-1]), passed
     assert "failed" not in passed.splitlines()[-1] and "error" not in passed.splitlines()[-1]
+    # the checks over the whole project: its layout, the generated tables, the bench's
+    # workloads (the toy's is its bundled sample)
+    whole = run(
+        project,
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_layout.py",
+         "tests/test_docs_tables.py", "tests/test_bench_workloads.py"],
+    )  # fmt: skip
+    assert re.fullmatch(r"\d+ passed in .*", whole.splitlines()[-1]), whole
