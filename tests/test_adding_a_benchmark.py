@@ -11,6 +11,7 @@ it up and pass. No list of benchmarks is edited: the copy holds no other change.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -163,3 +164,13 @@ def test_the_conformance_tests_take_up_the_toy(project: Path) -> None:
          "tests/test_docs_tables.py", "tests/test_bench_workloads.py"],
     )  # fmt: skip
     assert re.fullmatch(r"\d+ passed in .*", whole.splitlines()[-1]), whole
+
+
+def test_the_bench_measures_the_toy_on_its_bundled_sample(project: Path) -> None:
+    out = run(
+        project,
+        [sys.executable, "-m", "bench.measure", "construct", "--benchmark", NAME,
+         "--mode", "eval10", "--data", str(project / "bench-data")],
+    )  # fmt: skip
+    result = json.loads(out.rsplit("BENCH_RESULT ", 1)[-1])
+    assert (result["status"], result["dataset_len"]) == ("ok", 6), result

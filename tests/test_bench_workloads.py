@@ -1,6 +1,9 @@
-"""Every benchmark has a bench workload (bench/workloads): its generated data and cases."""
+"""Every benchmark has a bench workload (bench/workloads): its generated data and cases, or
+its bundled sample."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -19,9 +22,33 @@ def test_every_benchmark_has_a_workload_with_its_main_case() -> None:
     assert {case.benchmark for case in cases().values()} == set(specs())
 
 
-def test_a_benchmark_without_a_workload_stops_the_bench(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_benchmark_without_a_workload_is_measured_on_its_bundled_sample(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     found = workloads_module.discovered()
     del found["simpleqa_verified"]
+    monkeypatch.setattr(workloads_module, "discovered", lambda: found)
+    workloads.cache_clear()
+    try:
+        fallback = workloads()["simpleqa_verified"]
+    finally:
+        workloads.cache_clear()
+    (main,) = fallback.cases
+    assert (main.key, main.benchmark, main.grader_reply) == (
+        "simpleqa_verified",
+        "simpleqa_verified",
+        "A",
+    )
+    assert main.task_args(Path("unused")) == {"bundled_sample": True}
+    assert fallback.files(fallback.scaled(1.0)) == {}
+    assert (
+        workloads_module.bundled_workload("winogrande", judged=False).cases[0].grader_reply is None
+    )
+
+
+def test_a_workload_for_no_benchmark_stops_the_bench(monkeypatch: pytest.MonkeyPatch) -> None:
+    found = workloads_module.discovered()
+    found["nothing"] = workloads_module.bundled_workload("nothing")
     monkeypatch.setattr(workloads_module, "discovered", lambda: found)
     workloads.cache_clear()
     try:
@@ -29,8 +56,4 @@ def test_a_benchmark_without_a_workload_stops_the_bench(monkeypatch: pytest.Monk
             workloads()
     finally:
         workloads.cache_clear()
-    assert str(raised.value) == (
-        "no bench workload for the benchmark(s) simpleqa_verified: add "
-        "bench/workloads/simpleqa_verified.py (the generated data and the cases; see "
-        "bench/workloads/__init__.py)"
-    )
+    assert str(raised.value) == "bench workloads for no benchmark: nothing"

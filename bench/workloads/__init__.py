@@ -1,17 +1,19 @@
 """What the harness does for each benchmark: the data it generates and how it drives the task.
 
-One module ``bench/workloads/<name>.py`` per benchmark of ``benchmarks.catalog``,
-ending with ``WORKLOAD = Workload(...)``. A benchmark without one stops the
-harness (``workloads()``) with a message naming the missing module, and
-tests/test_bench_workloads.py fails, so a new benchmark cannot be left out of
-the bench unnoticed. ``cases()`` reads these modules alone, without importing
-any benchmark: ``bench.measure`` times the import of the benchmark module itself.
+A module ``bench/workloads/<name>.py`` for a benchmark of ``benchmarks.catalog``,
+ending with ``WORKLOAD = Workload(...)``, generates its data at the upstream sizes. A
+benchmark without one is measured on its bundled sample (``bundled_workload``: no files
+generated, ``bundled_sample=true``), so a new benchmark is in the bench from the start;
+its own module makes the measurement full-size. ``case()`` reads these modules alone,
+without importing any benchmark: ``bench.measure`` times the import of the benchmark
+module itself.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 import pkgutil
 import random
 from collections.abc import Callable, Mapping
@@ -80,7 +82,7 @@ class Workload:
 
 
 class MissingWorkload(LookupError):
-    """A benchmark of the catalog has no ``bench/workloads/<name>.py``."""
+    """A workload module names no benchmark of the catalog."""
 
 
 def discovered() -> dict[str, Workload]:
@@ -93,24 +95,38 @@ def discovered() -> dict[str, Workload]:
     return found
 
 
+def bundled_task_args(data: Path) -> dict[str, Any]:
+    return {"bundled_sample": True}
+
+
+def bundled_workload(benchmark: str, judged: bool | None = None) -> Workload:
+    """A benchmark without a workload module: its bundled sample, nothing generated. The
+    scripted judge replies when the benchmark is judged (None: not known here, without
+    importing the benchmark; a judge role is then bound, and unused by one that is not)."""
+    grader = GRADER_REPLY if judged is None or judged else None
+    return Workload(
+        benchmark=benchmark,
+        sizes={},
+        files=lambda sizes: {},
+        write=lambda out_dir, sizes, rng, seed_dir, seed: "the bundled sample",
+        cases=(Case(benchmark, benchmark, bundled_task_args, reply="", grader_reply=grader),),
+    )
+
+
 @functools.cache
 def workloads() -> dict[str, Workload]:
-    """Every benchmark's workload, in the catalog's order; a benchmark without one (or a
-    workload without its benchmark) is an error naming it."""
+    """Every benchmark's workload, in the catalog's order (its bundled sample where it has
+    no module); a module for no benchmark is an error naming it."""
     from benchmarks.catalog import specs
 
     found = discovered()
-    missing = [name for name in specs() if name not in found]
-    if missing:
-        raise MissingWorkload(
-            f"no bench workload for the benchmark(s) {', '.join(missing)}: add "
-            + ", ".join(f"bench/workloads/{name}.py" for name in missing)
-            + " (the generated data and the cases; see bench/workloads/__init__.py)"
-        )
     extra = [name for name in found if name not in specs()]
     if extra:
         raise MissingWorkload(f"bench workloads for no benchmark: {', '.join(extra)}")
-    return {name: found[name] for name in specs()}
+    return {
+        name: found.get(name) or bundled_workload(name, spec.judged)
+        for name, spec in specs().items()
+    }
 
 
 @functools.cache
@@ -126,4 +142,6 @@ def case(key: str) -> Case:
         for found in workload.cases:
             if found.key == key:
                 return found
+    if importlib.util.find_spec(f"benchmarks.{key}") is not None:
+        return bundled_workload(key).cases[0]
     raise KeyError(f"no bench case {key!r}")
