@@ -229,7 +229,7 @@ TRIVIAQA_CASES = [
         "missing column",
         "train rows with a null answer.value",
         lambda rows: [{**row, "answer": {**row["answer"], "value": None}} for row in rows],
-        lambda path: Fails(f"{path} (train split), row ", ("field 'answer.value' is missing",)),
+        lambda path: Fails(f"{path} (train split), line ", ("field 'answer.value' is missing",)),
     ),
     triviaqa_case(
         "wrong type",
@@ -242,7 +242,7 @@ TRIVIAQA_CASES = [
             ],
         ),
         lambda path: Fails(
-            f"{path} (validation split), row 0: field 'answer.aliases' should be a list of "
+            f"{path} (validation split), row 1: field 'answer.aliases' should be a list of "
             "strings, got 'Sunset Blvd'"
         ),
     ),
@@ -250,13 +250,13 @@ TRIVIAQA_CASES = [
         "wrong type",
         "aliases a string in jsonl row 1",
         triviaqa_row_changed("v.jsonl", 1, lambda r: set_path(r, "answer.aliases", "Onion")),
-        lambda path: Fails(f"{path}", ("row 1", "'answer.aliases'")),
+        lambda path: Fails(f"{path}", ("line 2", "'answer.aliases'")),
     ),
     triviaqa_case(
         "wrong type",
         "question_id a number in jsonl row 1",
         triviaqa_row_changed("v.jsonl", 1, lambda r: set_path(r, "question_id", 7)),
-        lambda path: Fails(f"{path}", ("row 1", "'question_id'")),
+        lambda path: Fails(f"{path}", ("line 2", "'question_id'")),
     ),
     triviaqa_case(
         "empty file",
@@ -304,7 +304,7 @@ TRIVIAQA_CASES = [
         "duplicate ids",
         "row 1 repeats the question_id of row 0",
         triviaqa_row_changed("v.jsonl", 1, lambda r: set_path(r, "question_id", "tc_33")),
-        lambda path: Fails(f"{path} (validation split), row 1:", ("'question_id'", "'tc_33'")),
+        lambda path: Fails(f"{path} (validation split), line 2:", ("'question_id'", "'tc_33'", "repeats line 1")),
     ),
     triviaqa_fewshot_case(
         "few-shot pool too small",
@@ -357,13 +357,13 @@ WINOGRANDE_CASES = [
         "wrong type",
         "answer a number in jsonl row 1 only",
         winogrande_row_changed(1, "answer", 2),
-        lambda path: Fails(f"{path}", ("row 1", "'answer'")),
+        lambda path: Fails(f"{path}", ("line 2", "'answer'")),
     ),
     winogrande_case(
         "wrong type",
         "option1 a list in jsonl row 1",
         winogrande_row_changed(1, "option1", ["Sarah", "Maria"]),
-        lambda path: Fails(f"{path}", ("row 1", "'option1'")),
+        lambda path: Fails(f"{path}", ("line 2", "'option1'")),
     ),
     winogrande_case(
         "wrong type",
@@ -474,7 +474,7 @@ SCIENCEQA_CASES = [
             pa.array([str(r["answer"]) for r in scienceqa_records()]),
         ),
         lambda path: Fails(
-            f"{path} (test split), row 0: field 'answer' should be int, got str '1'"
+            f"{path} (test split), row 1: field 'answer' should be int, got str '1'"
         ),
     ),
     scienceqa_case(
@@ -484,7 +484,7 @@ SCIENCEQA_CASES = [
             tmp / "t.jsonl",
             [r if i != 1 else {**r, "answer": "0"} for i, r in enumerate(scienceqa_text_rows())],
         ),
-        lambda path: Fails(f"{path}", ("row 1", "'answer'")),
+        lambda path: Fails(f"{path}", ("line 2", "'answer'")),
     ),
     scienceqa_case(
         "wrong type",

@@ -63,7 +63,7 @@ def test_a_value_json_cannot_hold_is_that_rows_error(tmp_path: Path) -> None:
     with pytest.raises(DataError) as raised:
         winogrande(data_files=str(path), shots=0).dataset[0]
     assert str(raised.value) == (
-        f"{path} (validation split), row 0: field 'answer' holds date "
+        f"{path} (validation split), row 1: field 'answer' holds date "
         "datetime.date(2020, 1, 1), not a JSON value"
     )
 
@@ -74,7 +74,7 @@ def test_a_value_json_cannot_hold_is_that_rows_error(tmp_path: Path) -> None:
     with pytest.raises(DataError) as raised:
         winogrande(data_files=str(bytes_path), shots=0).dataset[0]
     assert str(raised.value) == (
-        f"{bytes_path} (validation split), row 0: field 'option1' holds bytes b'table', "
+        f"{bytes_path} (validation split), row 1: field 'option1' holds bytes b'table', "
         "not a JSON value"
     )
 
@@ -136,7 +136,7 @@ def test_a_pool_row_the_child_could_not_read_raises_when_read() -> None:
     assert pool.record(0) == {"q": "a"}
     with pytest.raises(DataError) as raised:
         pool.record(1)
-    assert str(raised.value) == "f (train split), row 1: field 'q' is bad"
+    assert str(raised.value) == "f (train split), row 2: field 'q' is bad"
 
 
 def test_a_released_record_is_never_read_as_data() -> None:
@@ -144,7 +144,7 @@ def test_a_released_record_is_never_read_as_data() -> None:
     rows.release(0)
     with pytest.raises(RuntimeError) as raised:
         rows.record(0)
-    assert str(raised.value) == "f, row 0: read after it was released"
+    assert str(raised.value) == "f, row 1: read after it was released"
     assert not rows.failed(0) and rows.failed(1)
 
 
@@ -160,7 +160,7 @@ def test_a_dataset_releases_each_record_once_its_sample_is_built() -> None:
     for _ in range(2):  # a row that failed keeps its record, and fails the same way again
         with pytest.raises(DataError) as raised:
             dataset[1]
-        assert str(raised.value) == "f, row 1: field 'q' should be str, got int 1"
+        assert str(raised.value) == "f, row 2: field 'q' should be str, got int 1"
     assert dataset[2].input == "c" and rows.records[2] is RELEASED
 
 

@@ -163,9 +163,10 @@ def _json_problem(path: Path) -> str | None:
             except json.JSONDecodeError as ex:
                 return f"line {line_number} is not valid JSON ({ex.msg}, character {ex.pos})."
             numbered.append((len(numbered), line_number, record))
-    first_seen: dict[str, tuple[str, int]] = {}
+    # a row as every message names it (benchmarks.data.row_places): its line, or 1-based
+    first_seen: dict[str, tuple[str, str]] = {}
     for row, source_line, record in numbered:
-        where = f"row {row}" + (f" (line {source_line})" if source_line else "")
+        where = f"line {source_line}" if source_line else f"row {row + 1}"
         if not isinstance(record, dict):
             return f"{where} should be a JSON object, got {_json_kind(record)}."
         pending: list[tuple[str, object]] = list(record.items())
@@ -174,10 +175,10 @@ def _json_problem(path: Path) -> str | None:
             if value is None:
                 continue
             kind = _json_kind(value)
-            seen = first_seen.setdefault(name, (kind, row))
+            seen = first_seen.setdefault(name, (kind, where))
             if seen[0] != kind:
                 return (
-                    f"{where}: field {name!r} is {kind} where row {seen[1]} has {seen[0]}; "
+                    f"{where}: field {name!r} is {kind} where {seen[1]} has {seen[0]}; "
                     "every row must hold the same type."
                 )
             if isinstance(value, dict):

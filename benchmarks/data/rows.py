@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from benchmarks.data.row_places import RowPlaces
 from benchmarks.data.rows_cache import rows_file_for, writable_rows_file
 from benchmarks.data.rows_request import (
     ROW_ERROR,
@@ -71,17 +72,22 @@ class PreparedRows:
     records: list[dict[str, Any]]
     header: dict[str, Any]
     from_earlier_run: bool = False
+    places: RowPlaces = RowPlaces()
 
     def __len__(self) -> int:
         return len(self.records)
+
+    def at(self, row: int) -> str:
+        """Where row ``row`` (0-based) is, for an error: ``<source>, line n`` or ``row n``."""
+        return f"{self.where}, {self.places.place(row)}"
 
     def record(self, row: int) -> dict[str, Any]:
         """Row ``row``'s values; a row the child could not read raises its error."""
         record = self.records[row]
         if ROW_ERROR in record:
             if record is RELEASED:
-                raise RuntimeError(f"{self.where}, row {row}: read after it was released")
-            raise DataError(f"{self.where}, row {row}: {record[ROW_ERROR]}")
+                raise RuntimeError(f"{self.at(row)}: read after it was released")
+            raise DataError(f"{self.at(row)}: {record[ROW_ERROR]}")
         return record
 
     def failed(self, row: int) -> bool:
@@ -103,14 +109,19 @@ class PreparedColumns:
     columns: dict[str, list[Any]]
     errors: dict[int, str]
     size: int
+    places: RowPlaces = RowPlaces()
 
     def __len__(self) -> int:
         return self.size
 
+    def at(self, row: int) -> str:
+        """Where row ``row`` (0-based) is, for an error: ``<source>, line n`` or ``row n``."""
+        return f"{self.where}, {self.places.place(row)}"
+
     def record(self, row: int) -> dict[str, Any]:
         """Row ``row``'s values; a row the child could not read raises its error."""
         if row in self.errors:
-            raise DataError(f"{self.where}, row {row}: {self.errors[row]}")
+            raise DataError(f"{self.at(row)}: {self.errors[row]}")
         return {name: values[row] for name, values in self.columns.items()}
 
     def drop(self, name: str) -> list[Any]:
@@ -254,7 +265,11 @@ def read_rows(
     if len(records) != header["rows"]:
         raise ValueError(f"{path}: {len(records)} rows, the header says {header['rows']}")
     return PreparedRows(
-        where=where, records=records, header=header, from_earlier_run=from_earlier_run
+        where=where,
+        records=records,
+        header=header,
+        from_earlier_run=from_earlier_run,
+        places=RowPlaces(header.get("lines_of")),
     )
 
 
@@ -278,6 +293,7 @@ def _read_columns(
         columns={name: kept.get(name, none) for name in columns},
         errors=errors,
         size=size,
+        places=RowPlaces(header.get("lines_of")),
     )
 
 

@@ -91,7 +91,12 @@ def prepare_rows(request: RowsRequest, rows_file: Path) -> None:
     if rows._indices is not None:
         rows = rows.flatten_indices()
     hashes = whole_row_hashes(rows, request.split) if request.row_hash else None
-    header = {"version": ROWS_VERSION, "where": loaded.where, "rows": len(rows)}
+    header = {
+        "version": ROWS_VERSION,
+        "where": loaded.where,
+        "lines_of": loaded.places.file,
+        "rows": len(rows),
+    }
     records = (
         _shaped(shape, row, values, hashes)
         for row, values in enumerate(_records(rows, shape.columns))

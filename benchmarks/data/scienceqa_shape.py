@@ -28,6 +28,7 @@ from benchmarks.data.image_cache import (
 )
 from benchmarks.data.images import ImageDecodeError, ImageFormat
 from benchmarks.data.records import field, string_list
+from benchmarks.data.row_places import RowPlaces
 from benchmarks.data.rows import prepared_rows
 from benchmarks.data.rows_request import RowsRequest
 from benchmarks.data.split_reader import LoadedSplit, local_path
@@ -120,6 +121,13 @@ class PreparedDataset:
     def records(self) -> list[dict[str, Any]]:
         return self.prepared.records
 
+    @property
+    def places(self) -> RowPlaces:
+        return self.prepared.places
+
+    def at(self, row: int) -> str:
+        return self.prepared.at(row)
+
     def record(self, row: int) -> dict[str, Any]:
         """Row ``row``'s checked fields; a row the child found bad raises its error."""
         if self.prepared.failed(row) and self.prepared.from_earlier_run:
@@ -136,12 +144,12 @@ class PreparedDataset:
                 return None
             problem = _image_problem(record)
             if problem is not None:
-                logger.info(f"{self.where}, row {row}: {problem}; preparing the rows again.")
+                logger.info(f"{self.at(row)}: {problem}; preparing the rows again.")
                 self.prepared = prepared_rows(self.request, again=True)
                 record = self.record(row)
                 problem = _image_problem(record)
                 if problem is not None:
-                    raise ImageCacheError(f"{self.where}, row {row}: {problem}")
+                    raise ImageCacheError(f"{self.at(row)}: {problem}")
             return Path(record["image_file"])
 
         return file

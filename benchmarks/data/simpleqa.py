@@ -27,6 +27,7 @@ from inspect_ai.dataset import Sample
 from benchmarks.data import download
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.records import field, field_problem
+from benchmarks.data.row_places import RowPlaces
 from benchmarks.data.rows import PreparedRows
 from benchmarks.data.samples import csv_records, data_files_for
 from benchmarks.data.source import announce_cut, rows_dataset
@@ -77,14 +78,19 @@ def simpleqa_dataset(
     files = data_files_for("simpleqa", bundled_sample, dataset_path, data_files, splits=["test"])
     path = dataset_file(dataset_path, files)
     located = read_rows(path)
-    rows = PreparedRows(where=str(path), records=[record for _, record in located], header={})
+    rows = PreparedRows(
+        where=str(path),
+        records=[record for _, record in located],
+        header={},
+        places=RowPlaces(lines=tuple(line for line, _ in located)),
+    )
 
     def build(row: int, record: dict[str, Any]) -> Sample:
         sample = record_to_sample(record)
         error = (sample.metadata or {}).get("metadata_error")
         if error is not None:
             task_logger.warning(
-                f"SimpleQA {located[row][0]}: field 'metadata' {error}; the raw value is kept "
+                f"SimpleQA {rows.at(row)}: field 'metadata' {error}; the raw value is kept "
                 f"in the sample metadata as 'raw_metadata'; the question counts under "
                 f"topic {(sample.metadata or {}).get('topic')!r}."
             )
@@ -155,8 +161,9 @@ def _first_string(*values: object) -> str | None:
     return next((value for value in values if isinstance(value, str)), None)
 
 
-def read_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
-    """``(location, record)`` for every row of a local ``.csv`` or ``.jsonl`` file.
+def read_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """``(line, record)`` for every row of a local ``.csv`` or ``.jsonl`` file (the line
+    where the row starts; a CSV's header is line 1).
 
     Records have ``id``, ``problem`` and ``answer`` (checked here, for every
     row, before any model call) and the unparsed ``metadata``.
@@ -174,8 +181,8 @@ def read_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
     return rows
 
 
-def _read_csv(path: Path) -> list[tuple[str, dict[str, Any]]]:
-    rows: list[tuple[str, dict[str, Any]]] = []
+def _read_csv(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    rows: list[tuple[int, dict[str, Any]]] = []
     with _csv_field_limit(2**31 - 1), path.open(encoding="utf-8-sig", newline="") as handle:
         reader = csv.DictReader(handle)
         try:
@@ -187,7 +194,10 @@ def _read_csv(path: Path) -> list[tuple[str, dict[str, Any]]]:
                     f"found {', '.join(repr(c) for c in columns)}."
                 )
             for index, record in enumerate(reader):
-                where = f"{path}, row {index}"
+                # the line it starts on: where the reader is, less the line breaks it read
+                breaks = sum(_line_breaks(value) for value in record.values())
+                line = reader.line_num - breaks
+                where = f"{path}, line {line}"
                 if None in record:
                     raise DataError(f"{where}: more fields than the {len(columns)} columns.")
                 for column in CSV_COLUMNS:
@@ -195,7 +205,7 @@ def _read_csv(path: Path) -> list[tuple[str, dict[str, Any]]]:
                         raise DataError(f"{where}: field {column!r} is missing (too few fields).")
                 _require_text(record, where)
                 record["id"] = f"simpleqa_{index}"
-                rows.append((where, record))
+                rows.append((line, record))
         except UnicodeDecodeError as ex:
             raise DataError(
                 f"{path}, near line {reader.line_num + 1}: not UTF-8 text ({ex.reason})."
@@ -205,8 +215,8 @@ def _read_csv(path: Path) -> list[tuple[str, dict[str, Any]]]:
     return rows
 
 
-def _read_jsonl(path: Path) -> list[tuple[str, dict[str, Any]]]:
-    rows: list[tuple[str, dict[str, Any]]] = []
+def _read_jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    rows: list[tuple[int, dict[str, Any]]] = []
     # ids are compared as logged: 1 and "1" are the same sample id
     first_line_of_id: dict[str, int] = {}
     with path.open("rb") as handle:
@@ -239,8 +249,17 @@ def _read_jsonl(path: Path) -> list[tuple[str, dict[str, Any]]]:
                 )
             first_line_of_id[str(sample_id)] = line_number
             record["id"] = sample_id
-            rows.append((where, record))
+            rows.append((line_number, record))
     return rows
+
+
+def _line_breaks(value: object) -> int:
+    """The line breaks a CSV field holds (a quoted field may span lines; CR LF is one)."""
+    if isinstance(value, list):  # the fields past the header's columns
+        return sum(_line_breaks(item) for item in value)
+    if not isinstance(value, str):
+        return 0
+    return value.count("\n") + value.count("\r") - value.count("\r\n")
 
 
 def _require_text(record: dict[str, Any], where: str) -> None:

@@ -23,6 +23,7 @@ from inspect_ai.dataset import Sample
 
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.records import field_problem
+from benchmarks.data.row_places import RowPlaces
 from benchmarks.data.rows import PreparedColumns, PreparedRows, prepared_columns, prepared_rows
 from benchmarks.data.rows_request import RowsRequest
 from benchmarks.data.samples import data_files_for
@@ -141,6 +142,11 @@ class Rows(Protocol):
 
     def record(self, row: int) -> dict[str, Any]: ...
 
+    def at(self, row: int) -> str: ...
+
+    @property
+    def places(self) -> RowPlaces: ...
+
 
 def rows_dataset(
     rows: Rows,
@@ -180,7 +186,7 @@ def rows_dataset(
         except (KeyError, TypeError, ValueError) as ex:
             if isinstance(ex, DataError):
                 raise
-            raise DataError(f"{rows.where}, row {row}: {field_problem(ex)}") from ex
+            raise DataError(f"{rows.at(row)}: {field_problem(ex)}") from ex
         if replacing is not None:
             refuse_named_demonstrations(built, replacing)
         if release is not None:
@@ -201,8 +207,8 @@ def require_unique(rows: Rows, field: str, evaluated: Sequence[int]) -> None:
         key = str(value)
         if key in first_row:
             raise DataError(
-                f"{rows.where}, row {row}: field {field!r} {value!r} repeats row "
-                f"{first_row[key]} (sample ids must be unique)."
+                f"{rows.at(row)}: field {field!r} {value!r} repeats "
+                f"{rows.places.place(first_row[key])} (sample ids must be unique)."
             )
         first_row[key] = row
 

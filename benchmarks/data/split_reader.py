@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from benchmarks.data.local_file import first_line, load_local_file
+from benchmarks.data.row_places import RowPlaces, places_for
 from benchmarks.runtime.errors import DataError, DataUnavailableError
 from benchmarks.runtime.lazy_modules import LazyModule
 
@@ -51,10 +52,12 @@ OFFLINE_HELP = "\n".join(
 
 
 class LoadedSplit(NamedTuple):
-    """Rows of one split and a description of where they came from, for errors."""
+    """Rows of one split, a description of where they came from and how errors name a
+    row (the line of a JSON Lines or CSV file, else its position)."""
 
     rows: datasets.Dataset
     where: str
+    places: RowPlaces = RowPlaces()
 
 
 def load_split(
@@ -95,7 +98,7 @@ def load_split(
         rows = _load_hub_or_snapshot(benchmark, source, config, split, revision)
         where = f"{source}" + (f" config {config!r}" if config else "") + f" split {split!r}"
     require_columns(rows, required_columns, where)
-    return LoadedSplit(rows, where)
+    return LoadedSplit(rows, where, places_for(path))
 
 
 def local_data_file(

@@ -75,7 +75,7 @@ class TriviaQADemonstrations(Mapping[int, dict[str, str]]):
             else:
                 answer = field({"answer.value": record["value"]}, "answer.value", str)
         except (KeyError, TypeError, ValueError) as ex:
-            raise DataError(f"{self.rows.where}, row {index}: {field_problem(ex)}") from ex
+            raise DataError(f"{self.rows.at(index)}: {field_problem(ex)}") from ex
         demonstration = {"question": question, "answer": answer}
         if self.include_evidence:
             demonstration["evidence"] = record["evidence"]

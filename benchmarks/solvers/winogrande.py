@@ -104,7 +104,7 @@ class WinograndeDemonstrations(Mapping[int, dict[str, Any]]):
         except (KeyError, TypeError, ValueError) as ex:
             if isinstance(ex, DataError):
                 raise
-            raise DataError(f"{self.rows.where}, row {index}: {field_problem(ex)}") from ex
+            raise DataError(f"{self.rows.at(index)}: {field_problem(ex)}") from ex
         return {"question": sentence, "choices": options, "answer": letter}
 
 

@@ -84,7 +84,7 @@ class LoglikelihoodDemonstrations(Mapping[int, str]):
         except (KeyError, TypeError, ValueError) as ex:
             if isinstance(ex, DataError):
                 raise
-            raise DataError(f"{self.pool.where}, row {index}: {field_problem(ex)}") from ex
+            raise DataError(f"{self.pool.at(index)}: {field_problem(ex)}") from ex
         return before + options[gold] + " " + after
 
 

@@ -249,7 +249,7 @@ def test_corrupt_image_is_an_error_naming_the_row(tmp_path: Path) -> None:
     with pytest.raises(DataError) as raised:
         dataset[3]
     assert str(raised.value) == (
-        f"{path} (test split), row 3: field 'image': image bytes could not be decoded "
+        f"{path} (test split), row 4: field 'image': image bytes could not be decoded "
         "(OSError: Truncated File Read)"
     )
 
@@ -261,7 +261,7 @@ def test_truncated_image_is_an_error_naming_the_row(tmp_path: Path) -> None:
     with pytest.raises(DataError) as raised:
         list(scienceqa(data_files=str(path)).dataset)
     assert str(raised.value) == (
-        f"{path} (test split), row 4: field 'image': image bytes could not be decoded "
+        f"{path} (test split), row 5: field 'image': image bytes could not be decoded "
         "(OSError: Truncated File Read)"
     )
 
@@ -284,7 +284,7 @@ def test_corrupt_image_stops_the_run_before_any_model_call(tmp_path: Path) -> No
             display="none",
         )
     assert str(raised.value) == (
-        f"{path} (test split), row 8: field 'image': image bytes could not be decoded "
+        f"{path} (test split), row 9: field 'image': image bytes could not be decoded "
         "(not in an image format Pillow reads)"
     )
     assert calls == []
@@ -309,7 +309,7 @@ def test_missing_image_file_is_an_error(tmp_path: Path) -> None:
     records[0]["image"] = "images/missing.png"
     path = tmp_path / "rows.jsonl"
     path.write_text(json.dumps(records[0]) + "\n", encoding="utf-8")
-    with pytest.raises(DataError, match=r"row 0: field 'image': cannot read image file '.*missing"):
+    with pytest.raises(DataError, match=r"line 1: field 'image': cannot read image file '.*missing"):
         scienceqa(data_files=str(path)).dataset[0]
 
 
@@ -372,7 +372,7 @@ def test_bad_rows_name_row_and_field(tmp_path: Path, change: dict[str, Any], mes
     path = write_rows(tmp_path / "bad.parquet", records)
     with pytest.raises(DataError) as raised:
         scienceqa(data_files=str(path)).dataset[0]
-    assert str(raised.value) == f"{path} (test split), row 0: {message}"
+    assert str(raised.value) == f"{path} (test split), row 1: {message}"
 
 
 def test_answer_as_string_is_a_type_error() -> None:
@@ -594,7 +594,7 @@ def test_image_column_of_another_type_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(DataError) as raised:
         scienceqa(data_files=str(path)).dataset[0]
     assert str(raised.value) == (
-        f"{path} (test split), row 0: field 'image' should be an image (bytes and path), "
+        f"{path} (test split), line 1: field 'image' should be an image (bytes and path), "
         "a path or null, got int 7"
     )
 

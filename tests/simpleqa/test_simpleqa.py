@@ -266,7 +266,7 @@ def test_unparsable_metadata_is_kept_and_reported(caplog: pytest.LogCaptureFixtu
         "is not a Python-dict literal (SyntaxError: unterminated string literal"
     )
     (record,) = caplog.records
-    assert record.getMessage().startswith(f"SimpleQA {CSV}, row 5: field 'metadata' is not a")
+    assert record.getMessage().startswith(f"SimpleQA {CSV}, line 7: field 'metadata' is not a")
     assert "the question counts under topic 'unknown'." in record.getMessage()
     assert sample.target == "January 2008"  # the question itself is intact
 
@@ -621,17 +621,17 @@ def test_data_files_is_an_alias_for_a_local_file() -> None:
         (
             "empty_answer.csv",
             "metadata,problem,answer\n\"{{'topic': 'Art'}}\",Q?,\n",
-            "{path}, row 0: field 'answer' is empty.",
+            "{path}, line 2: field 'answer' is empty.",
         ),
         (
             "short_row.csv",
             "metadata,problem,answer\n\"{{'topic': 'Art'}}\",Q?\n",
-            "{path}, row 0: field 'answer' is missing (too few fields).",
+            "{path}, line 2: field 'answer' is missing (too few fields).",
         ),
         (
             "long_row.csv",
             "metadata,problem,answer\nm,Q?,A,extra\n",
-            "{path}, row 0: more fields than the 3 columns.",
+            "{path}, line 2: more fields than the 3 columns.",
         ),
         ("header_only.csv", "metadata,problem,answer\n", "{path}: the file holds no rows."),
         ("empty.csv", "", "{path}: the file is empty."),

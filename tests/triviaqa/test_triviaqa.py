@@ -619,7 +619,7 @@ def test_a_bad_row_names_file_row_and_field(tmp_path: Path) -> None:
     with pytest.raises(DataError) as raised:
         dataset[2]
     assert str(raised.value) == (
-        f"{path} (validation split), row 2: field 'answer.aliases' is empty"
+        f"{path} (validation split), line 3: field 'answer.aliases' is empty"
     )
 
 

@@ -412,7 +412,7 @@ def test_bad_row_names_file_row_and_field(
     assert dataset[0].target == "A"
     with pytest.raises(DataError) as raised:
         list(dataset)
-    assert str(raised.value) == f"{path} (validation split), row 1: {message}"
+    assert str(raised.value) == f"{path} (validation split), line 2: {message}"
 
 
 def test_integer_answers_are_refused(tmp_path: Path) -> None:
@@ -420,7 +420,7 @@ def test_integer_answers_are_refused(tmp_path: Path) -> None:
     with pytest.raises(DataError) as raised:
         list(winogrande(data_files=str(path)).dataset)
     assert str(raised.value) == (
-        f"{path} (validation split), row 0: field 'answer' should be '1' or '2', got 2"
+        f"{path} (validation split), line 1: field 'answer' should be '1' or '2', got 2"
     )
 
 
@@ -432,7 +432,7 @@ def test_bad_demonstration_row_names_train_file_row_and_field(tmp_path: Path) ->
     with pytest.raises(DataError) as raised:
         dataset.dataset[0]
     assert str(raised.value) == (
-        f"{path} (train split), row 7: field 'answer' should be '1' or '2', got '0'"
+        f"{path} (train split), line 8: field 'answer' should be '1' or '2', got '0'"
     )
 
 
@@ -499,4 +499,4 @@ def test_bad_row_stops_the_run_before_any_model_call(tmp_path: Path) -> None:
             display="none",
         )
     assert calls == []
-    assert str(raised.value).startswith(f"{path} (validation split), row 1: field 'answer'")
+    assert str(raised.value).startswith(f"{path} (validation split), line 2: field 'answer'")
