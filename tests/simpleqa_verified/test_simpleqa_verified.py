@@ -334,13 +334,13 @@ def test_a_bad_grade_prompt_file_is_refused_before_any_call(tmp_path: Path) -> N
     [
         (
             "0,Q?,A,Art,Person,maybe,False,u\n",
-            "row 0: field 'multi_step' should be true or false, got 'maybe'",
+            "line 2: field 'multi_step' should be true or false, got 'maybe'",
         ),
         (
             "x1,Q?,A,Art,Person,True,False,u\n",
-            "row 0: field 'original_index' should be a non-negative integer, got 'x1'",
+            "line 2: field 'original_index' should be a non-negative integer, got 'x1'",
         ),
-        ("0,Q?,,Art,Person,True,False,u\n", "row 0: field 'answer' is empty"),
+        ("0,Q?,,Art,Person,True,False,u\n", "line 2: field 'answer' is empty"),
     ],
 )
 def test_bad_rows_are_named(tmp_path: Path, row: str, message: str) -> None:
@@ -354,12 +354,12 @@ def test_bad_rows_are_named(tmp_path: Path, row: str, message: str) -> None:
 def test_a_repeated_original_index_names_both_rows(tmp_path: Path) -> None:
     path = tmp_path / "repeat.csv"
     shutil.copy(CSV, path)
-    with path.open("a", encoding="utf-8") as handle:
+    with path.open("a", encoding="utf-8") as handle:  # line 15: a quoted field spans two
         handle.write("7,Another?,B,Art,Person,True,False,u\n")
     with pytest.raises(DataError) as raised:
         simpleqa_verified(dataset_path=str(path))
     assert str(raised.value) == (
-        f"{path} (eval split), row 12: field 'original_index' '7' repeats row 5 "
+        f"{path} (eval split), line 15: field 'original_index' '7' repeats line 7 "
         "(sample ids must be unique)."
     )
 
