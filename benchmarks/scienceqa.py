@@ -51,6 +51,7 @@ from benchmarks.profiles import profile_named
 from benchmarks.profiles.scienceqa import PROFILES, AnswerParse, ProfileName, PromptFormat
 from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.runtime.registry_names import namespaced
+from benchmarks.runtime.run_settings import show_resolved_settings
 from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
 from benchmarks.scorers.letters import option_letter_scorer
@@ -70,6 +71,7 @@ RENAMED = {
 LETTER_PARSER = {"option_letter": "option_letter", "lmms_eval": "option_letter_strict"}
 
 
+RENAMED_VALUES = {("prompt_format", "default"): "question_options"}
 @task(
     name=namespaced("scienceqa", __name__),
     description="ScienceQA multiple choice with optional image: "
@@ -123,6 +125,7 @@ def scienceqa(
         prompt_format=prompt_format,
         answer_parse=answer_parse,
         eval_split=eval_split,
+        renamed_values=RENAMED_VALUES,
         subset=subset,
         num_examples=num_examples,
         image_format=image_format,
@@ -136,6 +139,7 @@ def scienceqa(
         prompt_format=args.prompt_format, answer_parse=args.answer_parse
     )
     source = DataSource(
+    show_resolved_settings()
         "scienceqa",
         "ScienceQA",
         DATASET,
@@ -193,3 +197,5 @@ SPEC = BenchmarkSpec(
         replacement=r"\1_\2",
     ),
 )
+        metadata=paper_columns_of_former_metadata,
+        renamed_values=RENAMED_VALUES,

@@ -12,10 +12,10 @@ The question goes to the model under test; a judge model (role ``grader``,
 A (CORRECT), B (INCORRECT) or C (NOT_ATTEMPTED); the headline metrics are the
 fraction correct, the accuracy on attempted questions and their harmonic mean.
 
-Three profiles (``benchmarks/profiles/simpleqa.py``): ``paper`` (default, this
-project's setting since 1.0.0) sends the bare question and grades with the
-judge settings of simple-evals' gpt-4o grader before May 2025 (no system
-message, 0.5 / 1,024 tokens); not verified against a simple-evals commit.
+Three profiles (``benchmarks/profiles/simpleqa.py``): ``default`` (this
+project's setting, ``paper`` before 1.5.0) sends the bare question and grades
+with the judge settings of simple-evals' gpt-4o grader of the SimpleQA release
+(no system message, 0.5 / 1,024 tokens) and a strict parse.
 ``simple_evals_ee3b031`` reproduces simple-evals at ee3b031 request for
 request (system message "You are a helpful assistant." to the candidate and
 the judge, judge 0.5 / 2,048 tokens, its parse, ``num_examples`` drawn with
@@ -49,6 +49,7 @@ from benchmarks.profiles import PROFILE_SENTINEL, profile_named
 from benchmarks.profiles.simpleqa import SIMPLEQA_PROFILES, ProfileName, SimpleQAGradeParse
 from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.runtime.registry_names import namespaced
+from benchmarks.runtime.run_settings import show_resolved_settings
 from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import (
     PROFILES_VALUE,
@@ -89,7 +90,10 @@ RENAMED = {
     "topic_breakdown": "breakdowns",
     "grade_prompt": "grade_prompt_file (a UTF-8 file holding the judge prompt)",
 }
-RENAMED_VALUES = {("profile", "simple_evals"): "simple_evals_ee3b031"}
+RENAMED_VALUES = {
+    ("profile", "simple_evals"): "simple_evals_ee3b031",
+    ("profile", "paper"): "default",
+}
 
 
 @task(
@@ -99,7 +103,7 @@ RENAMED_VALUES = {("profile", "simple_evals"): "simple_evals_ee3b031"}
 )
 @documented_switches(SIMPLEQA_PROFILES)
 def simpleqa(
-    profile: ProfileName = "paper",
+    profile: ProfileName = "default",
     grade_parse: Annotated[SimpleQAGradeParse | None, NoneMeans(PROFILES_VALUE)] = None,
     grader_temperature: Annotated[
         float | None | Literal["profile"], Minimum(0), NoneMeans("the grader's own")
@@ -121,18 +125,18 @@ def simpleqa(
     """SimpleQA short-form factuality, graded by an LLM judge (model role ``grader``).
 
     Args:
-        profile: ``paper``: the bare question, judge at 0.5 / 1,024 tokens with
-            no system message, strict parse, ``num_examples`` takes the first
-            rows; ``simple_evals_ee3b031``: simple-evals at ee3b031, request for
-            request (system message "You are a helpful assistant." before the
-            candidate's and the judge's user message, judge at 0.5 / 2,048
-            tokens, its parse, ``num_examples`` drawn with
-            ``random.Random(0).sample``); ``inspect_evals_0.28.0``: inspect_evals
-            0.28.0's ``simpleqa`` with ``scorer=original`` and its paper config
-            (the bare question at 0.5 / 2,048 tokens, its own grader template,
-            judge at 0.5 with no token limit and no system message, its
-            ``grade_parse=strict``; ``-T grade_parse=official`` for its
-            ``paper``).
+        profile: ``default`` (this project's): the bare question, judge at 0.5
+            / 1,024 tokens with no system message, strict parse,
+            ``num_examples`` takes the first rows; ``simple_evals_ee3b031``:
+            simple-evals at ee3b031, request for request (system message "You
+            are a helpful assistant." before the candidate's and the judge's
+            user message, judge at 0.5 / 2,048 tokens, its parse,
+            ``num_examples`` drawn with ``random.Random(0).sample``);
+            ``inspect_evals_0.28.0``: inspect_evals 0.28.0's ``simpleqa`` with
+            ``scorer=original`` and its paper config (the bare question at 0.5 /
+            2,048 tokens, its own grader template, judge at 0.5 with no token
+            limit and no system message, its ``grade_parse=strict``; ``-T
+            grade_parse=official`` for its ``paper``).
         answer_prompt: Template of the question sent to the model under test,
             with the placeholder ``{question}``; the default sends the bare
             question, as the reference does.
@@ -177,6 +181,7 @@ def simpleqa(
         bundled_sample=bundled_sample,
     )
     warn_when_no_sample_runs()
+    show_resolved_settings()
     settings = profile_named("simpleqa", SIMPLEQA_PROFILES, profile).with_overrides(
         grade_parse=args.grade_parse,
         grader_temperature=args.grader_temperature,
@@ -226,7 +231,7 @@ def simpleqa(
             ),
             "dataset_sha256": download.file_sha256(data.path),
         },
-        version="1.3.0",
+        version="1.5.0",
     )
 
 
@@ -252,8 +257,12 @@ SPEC = BenchmarkSpec(
     oracle=oracle_questions,
     profiles=SIMPLEQA_PROFILES,
     judged=True,
-    # the switch 1.3.0 added, as 1.2.0 behaved
+    # the switch 1.3.0 added, as 1.2.0 behaved; 1.4.0 renamed the topic metrics only;
+    # 1.5.0 renamed the profile paper default
     former_versions=FormerVersions(
-        versions=("1.2.0",), now="1.3.0", added_args={"grader_prompt": "simple_evals"}
+        versions=("1.2.0", "1.3.0", "1.4.0"),
+        now="1.5.0",
+        added_args={"grader_prompt": "simple_evals"},
+        renamed_values={("profile", "paper"): "default"},
     ),
 )

@@ -48,6 +48,7 @@ from benchmarks.profiles.simpleqa_verified import (
 )
 from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.runtime.registry_names import namespaced
+from benchmarks.runtime.run_settings import show_resolved_settings
 from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import (
     PROFILES_VALUE,
@@ -137,6 +138,7 @@ def simpleqa_verified(
         bundled_sample=bundled_sample,
     )
     warn_when_no_sample_runs()
+    show_resolved_settings()
     settings = profile_named(TASK, VERIFIED_PROFILES, profile).with_overrides(
         grader_prompt=args.grader_prompt,
         grader_temperature=args.grader_temperature,

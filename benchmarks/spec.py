@@ -58,9 +58,12 @@ class FormerVersions:
     """Earlier task versions whose logs ``benchmarks.compare`` reads as version ``now``
     (they asked and scored the same; ids and recorded arguments differ): in a log of one
     of ``versions``, ids that fully match ``pattern`` (if any) become
-    ``pattern.sub(replacement, id)``, and each task argument of ``added_args`` that the
+    ``pattern.sub(replacement, id)``, each task argument of ``added_args`` that the
     log does not record counts as recorded with the value given there (how those
-    versions behaved).
+    versions behaved), each sample's metadata becomes ``metadata(metadata)`` (if
+    given: the breakdown fields ``now`` adds, derived from those the sample has), and a
+    recorded value of ``renamed_values`` ((argument, former value) -> value) counts as
+    its new name.
     """
 
     versions: tuple[str, ...]
@@ -68,6 +71,16 @@ class FormerVersions:
     pattern: re.Pattern[str] | None = None
     replacement: str = ""
     added_args: Mapping[str, object] = field(default_factory=dict)
+    metadata: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    renamed_values: Mapping[tuple[str, str], str] = field(default_factory=dict)
+
+    def current_args(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """A log's task arguments as version ``now`` names them (``added_args`` filled in,
+        renamed values under their new names)."""
+        return {
+            name: self.renamed_values.get((name, value), value) if isinstance(value, str) else value
+            for name, value in {**self.added_args, **args}.items()
+        }
 
     def current(self, sample_id: str) -> str:
         """``sample_id`` as the task version ``now`` writes it."""

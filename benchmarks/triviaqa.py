@@ -68,18 +68,20 @@ from benchmarks.profiles.triviaqa import (
     PromptFormat,
 )
 from benchmarks.runtime.registry_names import namespaced
+from benchmarks.runtime.run_settings import show_resolved_settings
 from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
 from benchmarks.scorers.answer_matching import STOP_SEQUENCES, AnswerExtraction
 from benchmarks.scorers.triviaqa import TriviaQAMetric, triviaqa_scorer
 from benchmarks.solvers.fewshot import fewshot_prompt
 from benchmarks.solvers.triviaqa import block_template
-from benchmarks.spec import BenchmarkSpec, CompareMetric, Listing
+from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing
 
 Split = Literal["train", "validation", "test"]
 EVIDENCE_MAX_CHARS = 4000
 RENAMED_VALUES = {
     ("prompt_format", "lm_eval_harness"): "lm_eval",
+    ("prompt_format", "default"): "canonical",
     ("answer_extraction", "lm_eval_harness"): "lm_eval",
 }
 
@@ -113,8 +115,8 @@ def triviaqa(
     """Closed-book few-shot TriviaQA with alias exact match and token F1.
 
     Args:
-        profile: ``default`` (the paper's metrics, 5-shot), ``lm_eval_0.4.13``
-            (lm-evaluation-harness 0.4.13 against a chat model),
+        profile: ``default`` (this project's: the paper's metrics, 5-shot),
+            ``lm_eval_0.4.13`` (lm-evaluation-harness 0.4.13 against a chat model),
             ``lm_eval_0.4.13_completions`` (against a base model over the
             completions endpoint, the prompt as text) or
             ``lm_eval_0.4.13_completions_token_ids`` (the same, the prompt as the
@@ -156,6 +158,7 @@ def triviaqa(
         bundled_sample=bundled_sample,
     )
     warn_when_no_sample_runs()
+    show_resolved_settings()
     settings = profile_named("triviaqa", PROFILES, profile).with_overrides(
         shots=args.shots,
         fewshot_seed=args.fewshot_seed,
@@ -215,7 +218,7 @@ def triviaqa(
             "dataset_config": data.config,  # the one read (include_evidence drops ".nocontext")
             **source.metadata(),
         },
-        version="1.5.0",
+        version="1.6.0",
     )
 
 
@@ -244,4 +247,8 @@ SPEC = BenchmarkSpec(
     dataset=DATASET,
     oracle=oracle_questions,
     profiles=PROFILES,
+    # 1.6.0 renamed prompt_format default canonical (the same prompt)
+    former_versions=FormerVersions(
+        versions=("1.5.0",), now="1.6.0", renamed_values={("prompt_format", "default"): "canonical"}
+    ),
 )

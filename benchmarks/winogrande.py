@@ -63,6 +63,7 @@ from benchmarks.profiles.winogrande import (
     Scoring,
 )
 from benchmarks.runtime.registry_names import namespaced
+from benchmarks.runtime.run_settings import show_resolved_settings
 from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import (
     PROFILES_VALUE,
@@ -90,6 +91,8 @@ Config = Literal[
     "winogrande_debiased",
 ]
 EvalSplit = Literal["validation", "train"]
+# evalscope 1.14.1's rule is answer_parse=evalscope: no switch value is a profile's name
+RENAMED_VALUES = {("answer_parse", "evalscope_1.14.1"): "evalscope"}
 FEWSHOT_SPLIT = "train"
 
 
@@ -147,6 +150,7 @@ def winogrande(
     args = task_arguments(
         winogrande,
         unknown,
+        renamed_values=RENAMED_VALUES,
         profile=profile,
         shots=shots,
         fewshot_seed=fewshot_seed,
@@ -163,6 +167,7 @@ def winogrande(
         bundled_sample=bundled_sample,
     )
     warn_when_no_sample_runs()
+    show_resolved_settings()
     settings = profile_named("winogrande", PROFILES, profile).with_overrides(
         shots=args.shots,
         fewshot_seed=args.fewshot_seed,
@@ -224,7 +229,7 @@ def winogrande(
             "dataset_config": dataset_config,
             **source.metadata(),
         },
-        version="1.4.0",
+        version="1.5.0",
     )
 
 
@@ -254,13 +259,15 @@ SPEC = BenchmarkSpec(
     profiles=PROFILES,
     # 1.2.0 (generative) and 1.3.0 (log-likelihood) wrote winogrande_xl_validation_12 where
     # 1.4.0 writes validation_12 (the viewer's list cut it; the config is the dataset's name);
-    # their questions, prompts and scores are 1.4.0's under the same arguments
+    # their questions, prompts and scores are 1.4.0's under the same arguments; 1.5.0 renamed
+    # answer_parse evalscope_1.14.1 evalscope (the same rule)
     former_versions=FormerVersions(
-        versions=("1.2.0", "1.3.0"),
-        now="1.4.0",
+        versions=("1.2.0", "1.3.0", "1.4.0"),
+        now="1.5.0",
         pattern=re.compile(r"winogrande_(?:xs|s|m|l|xl|debiased)_(validation|train)_(\d+)"),
         replacement=r"\1_\2",
         # the switches 1.4.0 added, as the earlier versions behaved
         added_args={"prompt_format": "evalscope", "fewshot_draw": "per_question"},
+        renamed_values=RENAMED_VALUES,
     ),
 )

@@ -649,6 +649,10 @@ def two_logs(task: str, runs: dict[str, Path], tmp_path: Path) -> tuple[str, str
             {
                 "grader_prompt": "simple_evals",
                 "grader_temperature": None,
+        # values renamed since: read under their new names
+        ("simpleqa", "1.4.0", str, (), {"profile": "paper"}),
+        ("triviaqa", "1.5.0", str, (), {"prompt_format": "default"}),
+        ("scienceqa", "1.3.0", str, (), {"prompt_format": "default"}),
                 "grader_max_tokens": None,
             },
         ),

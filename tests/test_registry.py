@@ -52,7 +52,7 @@ def test_the_registry_name_works_from_any_directory(
     )
     assert log.status == "success"
     assert log.eval.task == "benchmarks/winogrande"
-    assert log.eval.task_version == "1.4.0"
+    assert log.eval.task_version == "1.5.0"
 
 
 @pytest.mark.parametrize("name", TASKS)

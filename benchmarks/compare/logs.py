@@ -73,10 +73,11 @@ class TaskLog:
 
     def task_args(self) -> dict[str, Any]:
         """The task arguments as applied (``effective_task_args``), with those added since
-        a former version filled in as that version behaved."""
+        a former version filled in as that version behaved and the values renamed since
+        under their new names."""
         args = effective_task_args(self.header.eval)
         if (former := self.former) is not None:
-            args = {**former.added_args, **args}
+            args = former.current_args(args)
         return args
 
     def current_ids(self, samples: Sequence[SampleT]) -> Sequence[SampleT]:

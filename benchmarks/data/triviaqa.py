@@ -10,7 +10,7 @@ per field (61,888 train rows); each evaluated row's record is freed once its
 sample is built.
 
 The draws are made while the dataset is loaded (they walk the questions in
-order: ``SeededDraws`` for ``default``, ``LmEvalDraws`` for ``lm_eval``) and
+order: ``SeededDraws`` for ``canonical``, ``LmEvalDraws`` for ``lm_eval``) and
 kept with each sample as row ids under ``metadata["fewshot"]``.
 """
 

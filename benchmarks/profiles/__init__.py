@@ -4,7 +4,7 @@ Each benchmark has a frozen dataclass of the switches its references set
 (prompt format, answer parse, few-shot draw, judge settings, ...) and the
 generation settings they send, and one instance per reference, named
 ``<reference>_<version>`` (``lm_eval_0.4.13``, ``evalscope_1.14.1``), plus the
-project's own ``default`` (SimpleQA's is ``paper``). A task takes
+project's own ``default``. No switch value is spelled as a profile name. A task takes
 ``profile=<name>``; each of its switch parameters defaults to None, "the
 profile's", so ``-T shots=3`` overrides one switch and keeps the rest. The
 generation settings become the task's ``GenerateConfig``, which

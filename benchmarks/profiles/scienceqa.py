@@ -9,7 +9,7 @@ from inspect_ai.model import GenerateConfig
 
 from benchmarks.profiles import Profile, switch
 
-PromptFormat = Literal["default", "lmms_eval"]
+PromptFormat = Literal["question_options", "lmms_eval"]
 AnswerParse = Literal["option_letter", "lmms_eval"]
 ProfileName = Literal["default", "lmms_eval_0.7.3"]
 
@@ -19,8 +19,9 @@ class ScienceQAProfile(Profile):
     """ScienceQA's switches: the prompt's layout and how a reply is read."""
 
     prompt_format: PromptFormat = switch(
-        "default",
-        "``default`` (``Question:``/``Options:`` with ``(A)`` options) or ``lmms_eval`` "
+        "question_options",
+        "``question_options`` (``Question:``/``Options:`` with ``(A)`` options) or "
+        "``lmms_eval`` "
         "(lmms-eval 0.7.3's ``A.`` options and \"Answer with the option's letter from the "
         'given choices directly.").',
     )

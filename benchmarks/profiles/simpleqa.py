@@ -12,7 +12,7 @@ from benchmarks.scorers.judge_prompt import SimpleQAGraderPrompt
 
 SimpleQAGradeParse = Literal["strict", "official", "inspect_evals_strict"]
 Draw = Literal["first", "random0"]
-ProfileName = Literal["paper", "simple_evals_ee3b031", "inspect_evals_0.28.0"]
+ProfileName = Literal["default", "simple_evals_ee3b031", "inspect_evals_0.28.0"]
 
 # OPENAI_SYSTEM_MESSAGE_API, sampler/chat_completion_sampler.py:9 of simple-evals.
 SIMPLE_EVALS_SYSTEM_MESSAGE = "You are a helpful assistant."
@@ -58,12 +58,13 @@ class SimpleQAProfile(Profile):
 
 
 SIMPLEQA_PROFILES: dict[str, SimpleQAProfile] = {
-    # simple-evals' grading_sampler of the SimpleQA release:
+    # The judge settings of simple-evals' grading_sampler of the SimpleQA release:
     # ChatCompletionSampler(model="gpt-4o") with its defaults (0.5, 1024, no system message).
-    "paper": SimpleQAProfile(
-        name="paper",
-        reference="the SimpleQA paper's setting: the judge as simple-evals' gpt-4o "
-        "grading_sampler ran until May 2025, no system message (not verified against a commit)",
+    "default": SimpleQAProfile(
+        name="default",
+        reference="this project's: the bare question; the judge with the settings of "
+        "simple-evals' gpt-4o grading_sampler of the SimpleQA release (0.5, 1,024 tokens, no "
+        "system message), a strict parse of its reply",
         proof=None,
         generate=CANDIDATE,
     ),

@@ -50,8 +50,8 @@ class SimpleQAVerifiedProfile(Profile):
 VERIFIED_PROFILES: dict[str, SimpleQAVerifiedProfile] = {
     "default": SimpleQAVerifiedProfile(
         name="default",
-        reference="the starter code's request (the simple-evals template, no judge settings) "
-        "with a strict parse of the judge's reply",
+        reference="this project's: the starter code's request (the simple-evals template, no "
+        "judge settings) with a strict parse of the judge's reply",
         proof=None,
     ),
     "kaggle_starter": SimpleQAVerifiedProfile(

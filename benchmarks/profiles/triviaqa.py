@@ -21,7 +21,7 @@ Config = Literal[
     "unfiltered.nocontext",
     "unfiltered",
 ]
-PromptFormat = Literal["default", "lm_eval"]
+PromptFormat = Literal["canonical", "lm_eval"]
 CompletionsPrompt = Literal["text", "token_ids"]
 ProfileName = Literal[
     "default",
@@ -43,9 +43,10 @@ class TriviaQAProfile(Profile):
     shots: int = switch(5, "Demonstrations per question (0 loads no few-shot split).")
     fewshot_seed: int = switch(1234, "Seed of the demonstration draws.")
     prompt_format: PromptFormat = switch(
-        "default",
-        "``default`` (``Question: ...\\nAnswer:``, demonstrations answered with "
-        "``answer.value``, ``rng.sample(train, shots)`` per question) or ``lm_eval`` "
+        "canonical",
+        "``canonical`` (``Question: ...\\nAnswer:``, demonstrations answered with the "
+        "canonical answer ``answer.value``, ``rng.sample(train, shots)`` per question) or "
+        "``lm_eval`` "
         "(lm-evaluation-harness 0.4.13: ``?`` appended to questions, demonstrations answered "
         "with the first alias, drawn ``shots + 1`` at a time with the evaluated question "
         "removed).",
@@ -118,8 +119,9 @@ LM_EVAL_COMPLETIONS = replace(
 PROFILES: dict[str, TriviaQAProfile] = {
     "default": TriviaQAProfile(
         name="default",
-        reference="the TriviaQA paper's metrics (official normalization and F1) on the "
-        "Wikipedia validation set, 5-shot, with lm-evaluation-harness's stop sequences",
+        reference="this project's: the TriviaQA paper's metrics (official normalization and "
+        "F1) on the Wikipedia validation set, 5-shot, with lm-evaluation-harness's stop "
+        "sequences",
         proof=None,
         generate=GenerateConfig(max_tokens=MAX_TOKENS),
     ),

@@ -13,7 +13,6 @@ from benchmarks.scorers.loglikelihood import LoglikelihoodRequest
 AnswerParse = Literal[
     "answer_marker",
     "evalscope",
-    "evalscope_1.14.1",
     "evalscope_1.14.0",
     "evalscope_1.13.0",
     "evalscope_1.12.0",
@@ -54,8 +53,8 @@ class WinograndeProfile(Profile):
         "``answer_marker`` reads the last ``ANSWER: X`` only (a reply without one is a "
         "parse failure); ``evalscope`` is evalscope 1.14.1's rule (case-sensitive letter, "
         "``A/B`` or ``A and B`` is no answer, ``$\\boxed{B}$`` is B, falling back to the last "
-        "capital letter of the reply); ``evalscope_<release>`` is the rule of that release "
-        "(1.11.0, 1.11.1, 1.12.0, 1.13.0, 1.14.0 or 1.14.1); ``inspect_choice`` is Inspect's "
+        "capital letter of the reply); ``evalscope_<release>`` is the rule of an earlier "
+        "release (1.11.0, 1.11.1, 1.12.0, 1.13.0 or 1.14.0); ``inspect_choice`` is Inspect's "
         "``multiple_choice()``/``choice()`` reading (the last ``ANSWER: X``, one letter, any "
         "case).",
     )

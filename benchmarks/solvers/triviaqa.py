@@ -1,6 +1,6 @@
 """TriviaQA's prompt parts: the question block and its demonstrations.
 
-Two formats: this project's (``default``: ``Question: ...\nAnswer:``,
+Two formats: this project's (``canonical``: ``Question: ...\nAnswer:``,
 demonstrations answered with ``answer.value``) and lm-evaluation-harness
 0.4.13's (``lm_eval``: ``?`` appended, the first alias as the answer).
 ``fewshot_prompt`` renders each sample's drawn demonstrations (row ids, drawn
@@ -19,7 +19,7 @@ from benchmarks.runtime.errors import DataError
 # prompt_format -> (block template, demonstration answer field); the draw
 # follows the format (lm_eval: LmEvalDraws).
 PROMPT_FORMATS: dict[str, tuple[str, str]] = {
-    "default": ("Question: {question}\nAnswer:", "value"),
+    "canonical": ("Question: {question}\nAnswer:", "value"),
     # lm-evaluation-harness 0.4.13 tasks/triviaqa/default.yaml: doc_to_text
     # appends "?" to every question; doc_to_target is the alias list, of which a
     # demonstration shows the first (api/task.py 1092-1102).

@@ -129,5 +129,5 @@ def loglikelihood_task(
             "dataset_config": dataset_config,
             **source.metadata(),
         },
-        version="1.4.0",
+        version="1.5.0",
     )

@@ -9,8 +9,9 @@ depends only on the question), drawn from ``REPLY_FORMATS``. Compared per questi
 the messages sent, the letter parsed, the verdict; then the accuracy.
 
 A second test runs ``parse_answers`` from the source of every evalscope release that
-``answer_parse=evalscope_<release>`` names (1.11.0 to 1.14.1) on the same replies and
-on generated ones, against ``benchmarks.scorers.letter_parsers.parse_evalscope_answer``.
+``answer_parse`` names (``evalscope_<release>``, 1.11.0 to 1.14.0; ``evalscope``, 1.14.1)
+on the same replies and on generated ones, against
+``benchmarks.scorers.letter_parsers.parse_evalscope_answer``.
 """
 
 from __future__ import annotations

@@ -398,8 +398,9 @@ def test_missing_column(tmp_path: Path) -> None:
         ({"subset": "img"}, "unknown subset 'img'; choose one of all, image, no_image."),
         (
             {"prompt_format": "llava"},
-            "unknown prompt_format 'llava'; choose one of default, lmms_eval.",
+            "unknown prompt_format 'llava'; choose one of question_options, lmms_eval.",
         ),
+        ({"prompt_format": "default"}, "prompt_format 'default' was renamed 'question_options'."),
         ({"image_format": "gif"}, "unknown image_format 'gif'; choose one of png, jpeg."),
         (
             {"max_image_side": 0},

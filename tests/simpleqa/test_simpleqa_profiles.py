@@ -1,4 +1,4 @@
-"""SimpleQA profiles: what ``paper`` and ``simple_evals`` send, and which rows they evaluate."""
+"""SimpleQA profiles: what ``default`` and ``simple_evals_ee3b031`` send, and which rows they evaluate."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def test_simple_evals_profile_sends_the_system_message_to_candidate_and_judge(
     }
 
 
-def test_paper_profile_sends_no_system_message_and_grades_with_1024_tokens(
+def test_default_profile_sends_no_system_message_and_grades_with_1024_tokens(
     tmp_path: Path,
 ) -> None:
     candidate, judge = Recorder("Michio Sugeno"), Recorder("A")
@@ -96,7 +96,7 @@ def test_paper_profile_sends_no_system_message_and_grades_with_1024_tokens(
         "mockllm/candidate": (0.5, 2048),
         "mockllm/grader": (0.5, 1024),
     }
-    assert log.eval.task_args["profile"] == "paper"  # recorded with the run
+    assert log.eval.task_args["profile"] == "default"  # recorded with the run
 
 
 def test_explicit_judge_settings_win_over_the_profile(tmp_path: Path) -> None:
@@ -129,7 +129,7 @@ def test_simple_evals_draws_num_examples_as_simple_evals_does(
         f"num_examples=4: evaluating 4 of the 10 rows of {CSV}, drawn as simple-evals draws "
         "them (random.Random(0).sample)."
     ]
-    # the paper profile keeps the first rows
+    # the default profile keeps the first rows
     first = simpleqa(dataset_path=str(CSV), num_examples=4).dataset
     assert [s.id for s in first] == [f"simpleqa_{i}" for i in range(4)]
     # every row, in file order, when num_examples is not given
@@ -142,13 +142,14 @@ def test_simple_evals_draws_num_examples_as_simple_evals_does(
     [
         (
             {"profile": "openai"},
-            "simpleqa: unknown profile 'openai'; choose one of paper, simple_evals_ee3b031, "
+            "simpleqa: unknown profile 'openai'; choose one of default, simple_evals_ee3b031, "
             "inspect_evals_0.28.0.",
         ),
         (
             {"profile": "simple_evals"},
             "simpleqa: profile 'simple_evals' was renamed 'simple_evals_ee3b031'.",
         ),
+        ({"profile": "paper"}, "simpleqa: profile 'paper' was renamed 'default'."),
         (
             {"profile": "simple_evals_ee3b031", "num_examples": 11},
             "simpleqa: num_examples=11 with profile simple_evals_ee3b031 draws without "

@@ -569,7 +569,7 @@ def test_scores_record_extracted_normalized_and_matched(tmp_path: Path) -> None:
         ),
         (
             {"prompt_format": "helm"},
-            "triviaqa: unknown prompt_format 'helm'; choose one of default, lm_eval.",
+            "triviaqa: unknown prompt_format 'helm'; choose one of canonical, lm_eval.",
         ),
         (
             {"shots": True},
@@ -578,6 +578,10 @@ def test_scores_record_extracted_normalized_and_matched(tmp_path: Path) -> None:
         (
             {"prompt_format": "lm_eval_harness"},
             "triviaqa: prompt_format 'lm_eval_harness' was renamed 'lm_eval'.",
+        ),
+        (
+            {"prompt_format": "default"},
+            "triviaqa: prompt_format 'default' was renamed 'canonical'.",
         ),
         (
             {"profile": "lm_eval"},

@@ -326,8 +326,12 @@ def test_one_user_message_and_temperature_zero(tmp_path: Path) -> None:
         (
             {"answer_parse": "lenient"},
             "winogrande: unknown answer_parse 'lenient'; choose one of answer_marker, evalscope, "
-            "evalscope_1.14.1, evalscope_1.14.0, evalscope_1.13.0, evalscope_1.12.0, "
-            "evalscope_1.11.1, evalscope_1.11.0, inspect_choice.",
+            "evalscope_1.14.0, evalscope_1.13.0, evalscope_1.12.0, evalscope_1.11.1, "
+            "evalscope_1.11.0, inspect_choice.",
+        ),
+        (
+            {"answer_parse": "evalscope_1.14.1"},
+            "winogrande: answer_parse 'evalscope_1.14.1' was renamed 'evalscope'.",
         ),
         (
             {"dataset_config": "xl"},
