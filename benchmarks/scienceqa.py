@@ -67,11 +67,11 @@ RENAMED = {
     "split": "eval_split",
     "strict_parse": "answer_parse (strict_parse=true is answer_parse=lmms_eval)",
 }
+RENAMED_VALUES = {("prompt_format", "default"): "question_options"}
 # answer_parse -> benchmarks.scorers.letter_parsers.LETTER_PARSERS
 LETTER_PARSER = {"option_letter": "option_letter", "lmms_eval": "option_letter_strict"}
 
 
-RENAMED_VALUES = {("prompt_format", "default"): "question_options"}
 @task(
     name=namespaced("scienceqa", __name__),
     description="ScienceQA multiple choice with optional image: "
@@ -121,11 +121,11 @@ def scienceqa(
         scienceqa,
         unknown,
         renamed=RENAMED,
+        renamed_values=RENAMED_VALUES,
         profile=profile,
         prompt_format=prompt_format,
         answer_parse=answer_parse,
         eval_split=eval_split,
-        renamed_values=RENAMED_VALUES,
         subset=subset,
         num_examples=num_examples,
         image_format=image_format,
@@ -135,11 +135,11 @@ def scienceqa(
         bundled_sample=bundled_sample,
     )
     warn_when_no_sample_runs()
+    show_resolved_settings()
     settings = profile_named("scienceqa", PROFILES, profile).with_overrides(
         prompt_format=args.prompt_format, answer_parse=args.answer_parse
     )
     source = DataSource(
-    show_resolved_settings()
         "scienceqa",
         "ScienceQA",
         DATASET,
@@ -197,5 +197,3 @@ SPEC = BenchmarkSpec(
         replacement=r"\1_\2",
     ),
 )
-        metadata=paper_columns_of_former_metadata,
-        renamed_values=RENAMED_VALUES,

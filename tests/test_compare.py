@@ -641,6 +641,10 @@ def two_logs(task: str, runs: dict[str, Path], tmp_path: Path) -> tuple[str, str
         ),
         ("scienceqa", "1.1.0", lambda i: f"scienceqa_{i}", (), {}),
         ("simpleqa", "1.2.0", str, ("grader_prompt",), {}),
+        # values renamed since: read under their new names
+        ("simpleqa", "1.4.0", str, (), {"profile": "paper"}),
+        ("triviaqa", "1.5.0", str, (), {"prompt_format": "default"}),
+        ("scienceqa", "1.3.0", str, (), {"prompt_format": "default"}),
         (
             "simpleqa_verified",
             "1.2.0",
@@ -649,10 +653,6 @@ def two_logs(task: str, runs: dict[str, Path], tmp_path: Path) -> tuple[str, str
             {
                 "grader_prompt": "simple_evals",
                 "grader_temperature": None,
-        # values renamed since: read under their new names
-        ("simpleqa", "1.4.0", str, (), {"profile": "paper"}),
-        ("triviaqa", "1.5.0", str, (), {"prompt_format": "default"}),
-        ("scienceqa", "1.3.0", str, (), {"prompt_format": "default"}),
                 "grader_max_tokens": None,
             },
         ),
