@@ -14,8 +14,8 @@ letter, or starts with ``X.``; rule-based, no LLM judge. By default the
 formats that rule misses but that name one option unambiguously are read too
 (``(B)``, ``B)``, ``Answer: B``, ``The answer is B.``); ``strict_parse=True``
 keeps the reference rule alone. Accuracy is also
-broken down as in the paper (tools/evaluate_acc.py of lupantech/ScienceQA):
-by subject, context type and grade band.
+reported in the columns of the paper's table, by its names (NAT, SOC, LAN, TXT, IMG,
+NO, G1-6, G7-12; tools/evaluate_acc.py of lupantech/ScienceQA).
 
 # all 4,241 test questions
 inspect eval benchmarks/scienceqa.py --model openai/gpt-4o-mini
@@ -55,7 +55,11 @@ from benchmarks.runtime.run_settings import show_resolved_settings
 from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
 from benchmarks.scorers.letters import option_letter_scorer
-from benchmarks.scorers.scienceqa import BREAKDOWNS, scienceqa_metrics
+from benchmarks.scorers.scienceqa import (
+    BREAKDOWNS,
+    paper_columns_of_former_metadata,
+    scienceqa_metrics,
+)
 from benchmarks.solvers.scienceqa import scienceqa_prompt
 from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing, OfferedOptions
 
@@ -164,7 +168,7 @@ def scienceqa(
         metrics=scienceqa_metrics(),
         config=settings.generate,
         metadata={"profile": settings.name, **settings.switches(), **source.metadata()},
-        version="1.2.0",
+        version="1.4.0",
     )
 
 
@@ -176,7 +180,7 @@ SPEC = BenchmarkSpec(
     value_keys=(),
     compare_metrics=(CompareMetric("accuracy", mean_of="correct"),),
     category_metrics=("accuracy",),
-    breakdowns=BREAKDOWNS,
+    breakdowns=tuple(BREAKDOWNS),
     order=5,
     headline="accuracy",
     listing=Listing(
@@ -189,11 +193,15 @@ SPEC = BenchmarkSpec(
     oracle=oracle_questions,
     offered_options=OfferedOptions(offered_letters),
     profiles=PROFILES,
-    # 1.1.0 wrote scienceqa_test_12 where 1.2.0 writes test_12 (the viewer's list cut it)
+    # 1.1.0 wrote scienceqa_test_12 where 1.2.0 writes test_12 (the viewer's list cut it);
+    # 1.3.0 adds the paper's columns to the sample metadata; 1.4.0 renames prompt_format
+    # default (the same prompt)
     former_versions=FormerVersions(
-        versions=("1.1.0",),
-        now="1.2.0",
+        versions=("1.1.0", "1.2.0", "1.3.0"),
+        now="1.4.0",
         pattern=re.compile(r"scienceqa_(train|validation|test)_(\d+)"),
         replacement=r"\1_\2",
+        metadata=paper_columns_of_former_metadata,
+        renamed_values=RENAMED_VALUES,
     ),
 )

@@ -6,8 +6,8 @@ Reads a log directory with ``inspect_ai.analysis`` (``evals_df`` for the runs,
 - ``<name>_outcomes.png`` for each judged benchmark (``simpleqa_outcomes.png``,
   ``simpleqa_verified_outcomes.png``): the outcome mix (correct / incorrect / not
   attempted, and judge failures if any) per topic, one panel per model;
-- ``scienceqa_breakdowns.png``: ScienceQA accuracy by subject, context type
-  and grade band (the paper's breakdowns), one bar per model;
+- ``scienceqa_breakdowns.png``: ScienceQA accuracy in the paper's columns
+  (subject NAT/SOC/LAN, context TXT/IMG/NO, grade G1-6/G7-12), one bar per model;
 - ``triviaqa_em_f1.png``: TriviaQA exact match next to token F1, per model.
 
 Only the latest successful run of each (benchmark, model) is used, so re-running
@@ -39,6 +39,8 @@ from inspect_ai.scorer import value_to_float
 from matplotlib.figure import Figure
 
 from benchmarks.catalog import specs
+from benchmarks.scorers.scienceqa import BREAKDOWNS as SCIENCEQA_COLUMNS
+from benchmarks.scorers.scienceqa import paper_columns
 
 # Every benchmark of the package, in listing order; the scorer of each from its spec.
 BENCHMARKS = tuple(specs())
@@ -57,18 +59,19 @@ SIMPLEQA_OUTCOMES = {
     "judge_failure": ("judge failure", "#6a1b9a"),
 }
 
-# Sample metadata of the ScienceQA task -> (panel title, groups in the paper's order).
+# The ScienceQA task's breakdown fields -> panel titles (the paper table's headers); their
+# groups are the paper's columns, in its order (benchmarks.scorers.scienceqa.BREAKDOWNS).
 SCIENCEQA_BREAKDOWNS = {
-    "subject": ("Subject", ("natural science", "social science", "language science")),
-    "context_type": ("Context type", ("IMG", "TXT", "NO")),
-    "grade_band": ("Grade band", ("G1-6", "G7-12")),
+    "paper_subject": "Subject",
+    "paper_context": "Context modality",
+    "paper_grade": "Grade",
 }
 SCIENCEQA_GROUP_LABELS = {
-    "natural science": "natural\nscience",
-    "social science": "social\nscience",
-    "language science": "language\nscience",
+    "NAT": "NAT\n(natural)",
+    "SOC": "SOC\n(social)",
+    "LAN": "LAN\n(language)",
+    "TXT": "TXT\n(hint)",
     "IMG": "IMG\n(image)",
-    "TXT": "TXT\n(hint, no image)",
     "NO": "NO\n(neither)",
 }
 
@@ -172,8 +175,11 @@ def simpleqa_outcome_table(samples: pd.DataFrame, benchmark: str = "simpleqa") -
 def scienceqa_accuracy_table(samples: pd.DataFrame) -> pd.DataFrame:
     """ScienceQA accuracy per (model, breakdown, group) and the sample count ``n``.
 
-    ``breakdown`` is ``subject``, ``context_type`` or ``grade_band``; rows follow
-    the paper's group order.
+    ``breakdown`` is ``paper_subject``, ``paper_context`` or ``paper_grade``, ``group``
+    one of the paper's columns (``NAT`` ... ``G7-12``), in the paper's order; a
+    question with a hint and an image counts in TXT and in IMG. The columns are
+    derived from the sample's ``subject``, ``has_hint``, ``has_image`` and ``grade``,
+    which every task version records.
     """
     columns = ["model", "breakdown", "group", "accuracy", "n"]
     column = score_column("scienceqa")
@@ -181,17 +187,40 @@ def scienceqa_accuracy_table(samples: pd.DataFrame) -> pd.DataFrame:
     if rows.empty:
         return pd.DataFrame(columns=columns)
     correct = rows[column].map(_to_float).astype(float)
+    of_row = [
+        paper_columns(str(subject), _is_true(hint), _is_true(image), str(grade))
+        for subject, hint, image, grade in zip(
+            rows["metadata_subject"],
+            rows["metadata_has_hint"],
+            rows["metadata_has_image"],
+            rows["metadata_grade"],
+            strict=True,
+        )
+    ]
     records = []
-    for breakdown, (_, order) in SCIENCEQA_BREAKDOWNS.items():
-        groups = rows[f"metadata_{breakdown}"].astype(str)
-        found = set(groups)
+    for breakdown in SCIENCEQA_BREAKDOWNS:
         for model in sorted(rows["model"].astype(str).unique()):
-            of_model = rows["model"] == model
-            for group in [*order, *sorted(found - set(order))]:
-                selected = correct[of_model & (groups == group)]
-                if len(selected):
-                    records.append((model, breakdown, group, selected.mean(), len(selected)))
+            of_model = (rows["model"] == model).tolist()
+            for group in SCIENCEQA_COLUMNS[breakdown]:
+                selected = [
+                    value
+                    for value, in_model, paper in zip(correct, of_model, of_row, strict=True)
+                    if in_model and _counts_in(paper[breakdown], group)
+                ]
+                if selected:
+                    records.append(
+                        (model, breakdown, group, sum(selected) / len(selected), len(selected))
+                    )
     return pd.DataFrame(records, columns=columns)
+
+
+def _is_true(value: Any) -> bool:
+    # samples_df may give a metadata boolean as a bool or as its text
+    return value is True or str(value).lower() == "true"
+
+
+def _counts_in(value: Any, group: str) -> bool:
+    return group in value if isinstance(value, list) else value == group
 
 
 def triviaqa_match_table(samples: pd.DataFrame) -> pd.DataFrame:
@@ -257,7 +286,7 @@ def plot_simpleqa_outcomes(
 
 
 def plot_scienceqa_breakdowns(samples: pd.DataFrame, out_dir: str | Path) -> Path | None:
-    """Bars of ScienceQA accuracy by subject, context type and grade band, one per model."""
+    """Bars of ScienceQA accuracy in the paper's columns, one per model."""
     table = scienceqa_accuracy_table(samples)
     if table.empty:
         _note_skipped("ScienceQA", SCIENCEQA_FILE)
@@ -268,7 +297,7 @@ def plot_scienceqa_breakdowns(samples: pd.DataFrame, out_dir: str | Path) -> Pat
     figure = Figure(figsize=(12, 4.8), layout="constrained")
     axes = figure.subplots(1, len(SCIENCEQA_BREAKDOWNS), sharey=True)
     colours = _model_colours(len(models))
-    for ax, (breakdown, (title, _)) in zip(axes, SCIENCEQA_BREAKDOWNS.items(), strict=True):
+    for ax, (breakdown, title) in zip(axes, SCIENCEQA_BREAKDOWNS.items(), strict=True):
         part = table[table["breakdown"] == breakdown]
         groups = list(dict.fromkeys(part["group"]))
         for index, model in enumerate(models):
@@ -302,7 +331,10 @@ def plot_scienceqa_breakdowns(samples: pd.DataFrame, out_dir: str | Path) -> Pat
         loc="outside lower center",
         ncol=min(len(models), 3),
     )
-    figure.suptitle("ScienceQA accuracy by subject, context type and grade band")
+    figure.suptitle(
+        "ScienceQA accuracy in the paper's columns (a question with a hint and an "
+        "image counts in TXT and IMG)"
+    )
     return _save(figure, out_dir, SCIENCEQA_FILE)
 
 

@@ -197,15 +197,23 @@ def test_scienceqa_breakdowns(runs: dict[str, Path]) -> None:
     }
     assert table == {
         ("overall", "all"): (9, 5 / 9, 3 / 9),
-        ("subject", "language science"): (2, 1.0, 0.5),
-        ("subject", "natural science"): (6, 2 / 6, 2 / 6),
-        ("subject", "social science"): (1, 1.0, 0.0),
-        ("context_type", "IMG"): (4, 0.0, 0.0),
-        ("context_type", "NO"): (3, 1.0, 1 / 3),
-        ("context_type", "TXT"): (2, 1.0, 1.0),
-        ("grade_band", "G1-6"): (5, 0.6, 0.4),
-        ("grade_band", "G7-12"): (4, 0.5, 0.25),
+        **SCIENCEQA_COLUMNS,
     }
+
+
+# The paper's columns: (breakdown, column) -> (n, careful, guesser). Careful is right on the
+# text-only rows 1 2 5 6 7, the guesser on rows 1 5 6; a question with a hint and an image
+# (rows 0 3 8) counts in TXT and in IMG.
+SCIENCEQA_COLUMNS = {
+    ("paper_subject", "LAN"): (2, 1.0, 0.5),
+    ("paper_subject", "NAT"): (6, 2 / 6, 2 / 6),
+    ("paper_subject", "SOC"): (1, 1.0, 0.0),
+    ("paper_context", "IMG"): (4, 0.0, 0.0),
+    ("paper_context", "NO"): (3, 1.0, 1 / 3),
+    ("paper_context", "TXT"): (5, 2 / 5, 2 / 5),
+    ("paper_grade", "G1-6"): (5, 0.6, 0.4),
+    ("paper_grade", "G7-12"): (4, 0.5, 0.25),
+}
 
 
 def test_one_log_gets_every_metric_with_its_interval(runs: dict[str, Path]) -> None:
@@ -674,6 +682,52 @@ def test_logs_of_the_versions_before_pair_with_new_ones(
     older = as_former_version(candidate, "1.0.0", tmp_path, old_id, dropped, old_args)
     message = refusal([baseline, older])
     assert "the task version differs (" in message and f"'1.0.0' in {Path(older).name})" in message
+
+
+def as_scienceqa_before_paper_columns(path: str, version: str, tmp_path: Path, old_id=str) -> str:
+    """A ScienceQA log as 1.2.0 and earlier wrote it: the exclusive ``context_type`` (IMG,
+    else TXT, else NO) and ``grade_band`` in the sample metadata, no paper columns."""
+    log = read_eval_log(as_former_version(path, version, tmp_path, old_id))
+    for sample in log.samples or []:
+        metadata = {k: v for k, v in sample.metadata.items() if not k.startswith("paper_")}
+        has_image, has_hint = metadata["has_image"], metadata["has_hint"]
+        metadata["context_type"] = "IMG" if has_image else "TXT" if has_hint else "NO"
+        metadata["grade_band"] = "G1-6" if int(metadata["grade"][5:]) <= 6 else "G7-12"
+        sample.metadata = metadata
+    written = tmp_path / f"old-metadata-{version}-{Path(path).name}"
+    write_eval_log(log, str(written))
+    return str(written)
+
+
+@pytest.mark.parametrize(
+    ("version", "old_id"), [("1.2.0", str), ("1.1.0", lambda i: f"scienceqa_{i}")]
+)
+def test_scienceqa_logs_before_the_paper_columns_read_under_them(
+    version: str, old_id, tmp_path: Path, runs: dict[str, Path]
+) -> None:
+    careful = as_scienceqa_before_paper_columns(
+        log_of(runs["careful"], "scienceqa"), version, tmp_path, old_id
+    )
+    guesser = log_of(runs["guesser"], "scienceqa")
+    old_sample = read_eval_log(careful).samples[0]  # type: ignore[index]
+    assert "paper_context" not in old_sample.metadata and "context_type" in old_sample.metadata
+    frame = compare_logs([careful, guesser], settings=FAST)
+    table = {
+        (r["breakdown"], r["category"]): (r["n"], r["baseline_value"], r["candidate_value"])
+        for r in rows(frame)
+        if r["breakdown"] != "overall"
+    }
+    assert table == SCIENCEQA_COLUMNS
+    now = compare_logs([log_of(runs["careful"], "scienceqa"), guesser], settings=FAST)
+    assert frame.drop(columns=["baseline"]).equals(now.drop(columns=["baseline"]))
+    # both logs of the former version: read the same
+    both = compare_logs(
+        [careful, as_scienceqa_before_paper_columns(guesser, version, tmp_path, old_id)],
+        settings=FAST,
+    )
+    assert both.drop(columns=["baseline", "candidate"]).equals(
+        now.drop(columns=["baseline", "candidate"])
+    )
 
 
 def test_former_ids_lead_to_the_version_every_profile_runs() -> None:

@@ -213,25 +213,25 @@ def test_analysis_tables_hold_the_scripted_numbers(log_dir: Path) -> None:
     assert records(accuracy[accuracy["model"] == "mockllm/careful"].drop(columns="model")) == [
         {"breakdown": b, "group": g, "accuracy": round(a, 6), "n": n}
         for b, g, a, n in (
-            ("subject", "natural science", 2 / 6, 6),
-            ("subject", "social science", 1.0, 1),
-            ("subject", "language science", 1.0, 2),
-            ("context_type", "IMG", 0.0, 4),
-            ("context_type", "TXT", 1.0, 2),
-            ("context_type", "NO", 1.0, 3),
-            ("grade_band", "G1-6", 3 / 5, 5),
-            ("grade_band", "G7-12", 2 / 4, 4),
+            ("paper_subject", "NAT", 2 / 6, 6),  # rows 0 1 3 4 5 8; text-only 1 5 right
+            ("paper_subject", "SOC", 1.0, 1),
+            ("paper_subject", "LAN", 1.0, 2),
+            ("paper_context", "TXT", 2 / 5, 5),  # a hint, image or not: 0 1 3 5 8
+            ("paper_context", "IMG", 0.0, 4),  # 0 3 4 8 (two with a hint too)
+            ("paper_context", "NO", 1.0, 3),
+            ("paper_grade", "G1-6", 3 / 5, 5),
+            ("paper_grade", "G7-12", 2 / 4, 4),
         )
     ]
     guesser_accuracy = accuracy[accuracy["model"] == "mockllm/guesser"]
     assert records(guesser_accuracy[["group", "accuracy"]]) == [
         {"group": g, "accuracy": round(a, 6)}
-        for g, a in (
-            ("natural science", 2 / 6),
-            ("social science", 0.0),
-            ("language science", 0.5),
+        for g, a in (  # "A" everywhere: right on rows 1 5 6
+            ("NAT", 2 / 6),
+            ("SOC", 0.0),
+            ("LAN", 0.5),
+            ("TXT", 2 / 5),
             ("IMG", 0.0),
-            ("TXT", 1.0),
             ("NO", 1 / 3),
             ("G1-6", 0.4),
             ("G7-12", 0.25),
@@ -439,4 +439,14 @@ def test_notebook_runs_top_to_bottom(tmp_path: Path) -> None:
     assert f1[:5] == ["all", "4", "0.250", "0.700", "+0.450"]
     frame_cell = notebook.cells[notebook.cells.index(compare_cell) + 1]
     assert "candidate_value" in frame_cell.outputs[-1]["data"]["text/plain"]
+    # SimpleQA's topic metrics, read off their names (<statistic>[Topic=<topic>]) into a table
+    topics_cell = next(c for c in notebook.cells if "str.extract(" in c.source)
+    topics = topics_cell.outputs[-1]["data"]["text/plain"]
+    assert re.search(r"statistic\s+abstention_rate\s+accuracy\s+attempted_accuracy\n", topics)
+    assert "Politics" in topics and "Empty DataFrame" not in topics, topics
+    # ScienceQA's columns by the paper's names
+    scienceqa_cell = next(c for c in notebook.cells if "scienceqa_log = run(" in c.source)
+    shown = scienceqa_cell.outputs[-1]["data"]["text/plain"]
+    found = re.findall(r"option_letter_scorer\s+(\S+)\s", shown)
+    assert found[3:] == ["NAT", "SOC", "LAN", "TXT", "IMG", "NO", "G1-6", "G7-12"], shown
     assert len(list(log_dir.glob("*.eval"))) == 5

@@ -362,3 +362,82 @@ def test_log_viewer_shows_each_benchmarks_question_and_explanation(
             with contextlib.suppress(Exception):
                 page.screenshot(path=tmp_path / "failure.png")
             raise
+
+
+# ScienceQA's columns as the paper names them, in its table's order, after the overall ones.
+SCIENCEQA_METRIC_NAMES = [
+    "accuracy",
+    "stderr",
+    "parse_failure_rate",
+    "NAT",
+    "SOC",
+    "LAN",
+    "TXT",
+    "IMG",
+    "NO",
+    "G1-6",
+    "G7-12",
+]
+# as the viewer shows them: accuracy 6/9, stderr, parse failures 1/9, NAT 4/6, SOC 0,
+# LAN 2/2, TXT 3/5, IMG 3/4, NO 2/3, G1-6 3/5, G7-12 3/4
+SCIENCEQA_METRIC_VALUES = [
+    "0.667",
+    "0.167",
+    "0.111",
+    "0.667",
+    "0.0",
+    "1.0",
+    "0.6",
+    "0.75",
+    "0.667",
+    "0.6",
+    "0.75",
+]
+
+
+@pytest.fixture
+def scienceqa_log_dir(tmp_path: Path) -> Path:
+    """The scripted replies of tests/scienceqa on its nine fixture rows (values differ by
+    column: NAT 4/6, TXT 3/5, IMG 3/4, ...)."""
+    from benchmarks.scienceqa import scienceqa
+    from tests.scienceqa.test_scienceqa import FIXTURE, scripted_reply
+    from tests.scripted import scripted_model
+
+    [log] = eval(
+        scienceqa(data_files=str(FIXTURE)),
+        model=scripted_model(scripted_reply),
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    assert log.status == "success" and log.results is not None
+    assert list(log.results.scores[0].metrics) == SCIENCEQA_METRIC_NAMES
+    return tmp_path / "logs"
+
+
+@pytest.mark.slow
+@needs_browser
+def test_log_viewer_shows_scienceqas_columns_by_the_papers_names(
+    scienceqa_log_dir: Path, page: Page, tmp_path: Path
+) -> None:
+    expect = sync_api.expect
+    with _serving(scienceqa_log_dir, tmp_path) as server:
+        try:
+            page.goto(server.url)
+            expect(page.locator("#task-title")).to_have_text("benchmarks/scienceqa")
+            # the header shows the first five metrics ...
+            expect(page.locator(".vertical-metric-label")).to_have_text(SCIENCEQA_METRIC_NAMES[:5])
+            # ... and "All scoring..." every one, the paper's columns under their metric
+            page.get_by_text("All scoring...").click()
+            dialog = page.get_by_role("dialog")
+            headers = dialog.locator("th")
+            expect(headers).to_have_text(
+                ["", "", "", "", "paper_column_accuracy", "Scorer", *SCIENCEQA_METRIC_NAMES]
+            )
+            expect(dialog.locator("td")).to_have_text(
+                ["option_letter_scorer", *SCIENCEQA_METRIC_VALUES]
+            )
+            page.screenshot(path=tmp_path / "scienceqa.png")
+        except Exception:
+            with contextlib.suppress(Exception):
+                page.screenshot(path=tmp_path / "failure.png")
+            raise

@@ -7,7 +7,7 @@ bootstrap percentile otherwise) and, for a pair of logs, the paired
 difference candidate - baseline with a 95% interval and a two-sided p-value
 (Newcombe's interval and McNemar's exact test for a proportion, the paired
 bootstrap otherwise). Category p-values are Holm-adjusted within each
-(breakdown field, metric) family.
+(breakdown field, metric) family (valid whether or not the categories overlap).
 
 Too-small rule: a group warns when it has fewer than ``MIN_GROUP_QUESTIONS``
 questions, and a paired proportion also when it has fewer than
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.compare.tasks import Metric, TaskScores
+from benchmarks.compare.tasks import Categories, Metric, TaskScores
 from benchmarks.scorers.statistics import (
     CONFIDENCE,
     FloatArray,
@@ -77,14 +77,16 @@ class Group:
     metrics: tuple[Metric, ...]
 
 
-def groups(spec: TaskScores, categories: dict[str, list[str]], count: int) -> Iterator[Group]:
-    """The whole sample, then each category of each breakdown field (sorted by name)."""
+def groups(spec: TaskScores, categories: Categories, count: int) -> Iterator[Group]:
+    """The whole sample, then each category of each breakdown field (sorted by name); a
+    question in several categories of a field is in each of their groups."""
     yield Group(OVERALL, ALL, np.arange(count), spec.metrics)
     per_category = tuple(m for m in spec.metrics if m.name in spec.category_metrics)
     for breakdown in spec.breakdowns:
-        labels = np.array(categories[breakdown], dtype=object)
-        for category in sorted(set(categories[breakdown])):
-            yield Group(breakdown, category, np.flatnonzero(labels == category), per_category)
+        labels = categories[breakdown]
+        for category in sorted({c for question in labels for c in question}):
+            rows = [row for row, question in enumerate(labels) if category in question]
+            yield Group(breakdown, category, np.array(rows, dtype=int), per_category)
 
 
 def metric_value(spec: TaskScores, metric: Metric, sums: FloatArray, n: int) -> FloatArray:
@@ -169,7 +171,7 @@ def small_group_warning(n: int, discordant: int | None = None) -> str:
 
 
 def describe(
-    spec: TaskScores, values: FloatArray, categories: dict[str, list[str]], settings: Settings
+    spec: TaskScores, values: FloatArray, categories: Categories, settings: Settings
 ) -> list[dict[str, Any]]:
     """One log: every metric of every group with its interval."""
     rows: list[dict[str, Any]] = []
@@ -220,7 +222,7 @@ def compare(
     spec: TaskScores,
     baseline: FloatArray,
     candidate: FloatArray,
-    categories: dict[str, list[str]],
+    categories: Categories,
     settings: Settings,
 ) -> list[dict[str, Any]]:
     """Paired rows (same question in both): the difference candidate - baseline per metric."""

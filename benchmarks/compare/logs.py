@@ -80,11 +80,13 @@ class TaskLog:
             args = former.current_args(args)
         return args
 
-    def current_ids(self, samples: Sequence[SampleT]) -> Sequence[SampleT]:
-        """``samples`` with their ids as the current task version writes them."""
+    def as_current(self, samples: Sequence[SampleT]) -> Sequence[SampleT]:
+        """``samples`` with their ids and metadata as the current task version writes them."""
         if (former := self.former) is not None:
             for sample in samples:
                 sample.id = former.current(str(sample.id))
+                if former.metadata is not None:
+                    sample.metadata = former.metadata(sample.metadata or {})
         return samples
 
 
@@ -154,7 +156,7 @@ def read_samples(log: TaskLog) -> list[EvalSampleSummary]:
         raise CompareError(f"{display_path(log.path)}: cannot read the samples ({ex}).") from None
     if not summaries:
         raise CompareError(f"{display_path(log.path)}: the log holds no samples.")
-    return list(log.current_ids(summaries))
+    return list(log.as_current(summaries))
 
 
 def read_full_samples(log: TaskLog) -> list[EvalSample]:
@@ -165,7 +167,7 @@ def read_full_samples(log: TaskLog) -> list[EvalSample]:
         raise CompareError(f"{display_path(log.path)}: cannot read the samples ({ex}).") from None
     if not full.samples:
         raise CompareError(f"{display_path(log.path)}: the log holds no samples.")
-    return list(log.current_ids(full.samples))
+    return list(log.as_current(full.samples))
 
 
 def effective_task_args(spec: Any) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import numpy as np
 from inspect_ai.scorer import Score, value_to_float
 
 from benchmarks.compare.logs import CompareError, SampleRecord, TaskLog, display_path
-from benchmarks.compare.tasks import TaskScores
+from benchmarks.compare.tasks import Categories, TaskScores
 from benchmarks.scorers.statistics import FloatArray
 
 MISSING_CATEGORY = "(none)"
@@ -30,7 +30,7 @@ class ScoreTable:
 
     ids: list[str]
     values: FloatArray
-    categories: dict[str, list[str]]
+    categories: Categories
     targets: dict[str, str]
     unscored: list[str]
     epochs: int
@@ -91,7 +91,9 @@ def score_table(log: TaskLog, samples: Sequence[SampleRecord], scorer: str) -> S
     ids = sorted(sample_id for sample_id in position if sample_id not in failed)
     rows = [position[sample_id] for sample_id in ids]
     means = sums[rows] / counts[rows, None]
-    categories = {name: [_category(metadata[i].get(name)) for i in ids] for name in spec.breakdowns}
+    categories = {
+        name: [_categories(metadata[i].get(name)) for i in ids] for name in spec.breakdowns
+    }
     return ScoreTable(
         ids=ids,
         values=means,
@@ -128,5 +130,7 @@ def _target_text(target: str | list[str]) -> str:
     return target if isinstance(target, str) else "\n".join(target)
 
 
-def _category(value: object) -> str:
-    return MISSING_CATEGORY if value is None else str(value)
+def _categories(value: object) -> tuple[str, ...]:
+    """A question's categories in one breakdown field: each entry of a list value."""
+    values = value if isinstance(value, list) else [value]
+    return tuple(MISSING_CATEGORY if v is None else str(v) for v in values) or (MISSING_CATEGORY,)

@@ -20,6 +20,10 @@ from benchmarks.spec import CompareMetric, FormerVersions
 Metric = CompareMetric
 # The value of a "C"/"I" score (option_letter_scorer) is read as this component.
 CORRECT = "correct"
+# Breakdown field -> per question, the categories it counts in: one, or several when its
+# metadata value is a list (ScienceQA's paper_context: a question with a hint and an
+# image counts in TXT and in IMG).
+Categories = dict[str, list[tuple[str, ...]]]
 
 
 @dataclass(frozen=True)
@@ -31,8 +35,9 @@ class TaskScores:
     ``value_to_float`` as the component ``correct``. ``other_scorers``: those some
     profiles use instead of ``scorer`` (a log holds one or the other). ``category_metrics``:
     the metrics also reported per category of each field in ``breakdowns``
-    (sample metadata keys). ``former_versions``: the earlier task versions read as the
-    current one (``BenchmarkSpec``).
+    (sample metadata keys; a list value puts the question in each of its categories).
+    ``former_versions``: the earlier task versions read as the current one
+    (``BenchmarkSpec``).
     """
 
     scorer: str

@@ -23,11 +23,11 @@ from benchmarks.data.scienceqa_shape import (
     SCIENCEQA_SHAPE,
     PreparedDataset,
     checked_fields,
-    grade_band,
     image_options,
     subset_rows,
 )
 from benchmarks.data.source import DataSource, HubDataset, rows_dataset
+from benchmarks.scorers.scienceqa import paper_columns
 from benchmarks.solvers.mcq import option_letters
 from benchmarks.spec import KnownQuestion
 
@@ -92,7 +92,8 @@ def record_to_sample(
     image_file: Callable[[], Path | None] = lambda: None,
 ) -> Sample:
     """One ScienceQA row as a sample: the question, after the image when the row has one;
-    the choices; the hint in the metadata, for ``scienceqa_prompt`` to lay out.
+    the choices; the hint in the metadata, for ``scienceqa_prompt`` to lay out, and the
+    paper's columns the question counts in (``paper_columns``).
 
     ``image_file`` gives the row's file in the verified image cache, holding the
     exact bytes sent: Inspect reads it into the same data URI when the sample
@@ -110,7 +111,6 @@ def record_to_sample(
         sample_input = [
             ChatMessageUser(content=[ContentImage(image=str(image)), ContentText(text=question)])
         ]
-    context_type = "IMG" if image is not None else "TXT" if hint else "NO"
     return Sample(
         id=sample_id,
         input=sample_input,
@@ -120,12 +120,11 @@ def record_to_sample(
             "hint": hint,
             "has_image": image is not None,
             "has_hint": bool(hint),
-            "context_type": context_type,
             "subject": fields["subject"],
             "grade": fields["grade"],
-            "grade_band": grade_band(fields["grade"]),
             "topic": fields["topic"],
             "category": fields["category"],
             "skill": fields["skill"],
+            **paper_columns(fields["subject"], bool(hint), image is not None, fields["grade"]),
         },
     )

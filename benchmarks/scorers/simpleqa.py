@@ -32,6 +32,22 @@ GRADE_VALUE_KEYS = {
     JUDGE_FAILURE: "judge_failure",
 }
 TOPIC_STATISTICS = ("accuracy", "attempted_accuracy", "abstention_rate")
+# Breakdown metrics of SimpleQA and SimpleQA Verified read ``<statistic>[<Group>=<value>]``
+# (``accuracy[Topic=Art]``): a capital after the bracket, since the terminal (rich markup)
+# takes a bracket followed by a lowercase letter (``[topic=Art]``, ``[unknown]``) for a
+# style tag and prints ``accuracy`` alone.
+GROUP_LABELS = {
+    "topic": "Topic",
+    "answer_type": "Answer type",
+    "multi_step": "Multi-step",
+    "requires_reasoning": "Requires reasoning",
+}
+
+
+def breakdown_name_template(group_key: str, statistic: str = "{statistic}") -> str:
+    """The name of ``statistic`` for one value of the sample metadata ``group_key``, as a
+    ``grouped()`` name template: ``accuracy[Topic={group_name}]``."""
+    return f"{statistic}[{GROUP_LABELS[group_key]}={{group_name}}]"
 
 
 def grade_statistics(scores: list[SampleScore]) -> dict[str, float]:
@@ -132,10 +148,10 @@ def grouped_statistic(statistic: str, group_key: str, name_template: str) -> Met
 
 
 def simpleqa_task_metrics(topic_breakdown: bool = True) -> list[Metric | dict[str, list[Metric]]]:
-    """The overall statistics, plus ``<statistic>[<topic>]`` per topic when asked."""
+    """The overall statistics, plus ``<statistic>[Topic=<topic>]`` per topic when asked."""
     metrics: list[Metric | dict[str, list[Metric]]] = [simpleqa_metrics()]
     if topic_breakdown:
-        metrics += breakdown_metrics("topic", TOPIC_STATISTICS, "{statistic}[{group_name}]")
+        metrics += breakdown_metrics("topic", TOPIC_STATISTICS, breakdown_name_template("topic"))
     return metrics
 
 

@@ -13,33 +13,28 @@ from inspect_ai.scorer import Metric, Scorer, scorer
 from benchmarks.runtime.registry_names import also_by_short_name, namespaced
 from benchmarks.scorers.judge import GradeParse, simpleqa_scorer
 from benchmarks.scorers.judge_agreement import judge_panel_metrics
-from benchmarks.scorers.simpleqa import breakdown_metrics, simpleqa_metrics
+from benchmarks.scorers.simpleqa import (
+    breakdown_metrics,
+    breakdown_name_template,
+    simpleqa_metrics,
+)
 
 RENAMED = {"f_score": "f1"}
 BREAKDOWNS = ("topic", "answer_type", "multi_step", "requires_reasoning")
 BREAKDOWN_STATISTICS = ("accuracy", "attempted_accuracy", "abstention_rate", "f_score")
-# Metric names read ``accuracy[Topic=Art]``: a capital after the bracket, since the
-# terminal (rich markup) takes ``[topic=Art]`` for a style tag and prints ``accuracy``.
-GROUP_LABELS = {
-    "topic": "Topic",
-    "answer_type": "Answer type",
-    "multi_step": "Multi-step",
-    "requires_reasoning": "Requires reasoning",
-}
 
 
 def verified_metrics(breakdowns: bool = True) -> list[Metric | dict[str, list[Metric]]]:
     """SimpleQA's statistics with f1 named as the paper names it, the breakdowns
-    (``<statistic>[<group>=<value>]``) when asked, and the panel's."""
+    (``<statistic>[<Group>=<value>]``, ``breakdown_name_template``) when asked, and the panel's."""
     metrics: list[Metric | dict[str, list[Metric]]] = [
         simpleqa_metrics(renamed=RENAMED, headline="f_score")  # the paper's headline F1
     ]
     if breakdowns:
         for group in BREAKDOWNS:
             for statistic in BREAKDOWN_STATISTICS:
-                name = RENAMED.get(statistic, statistic)
-                label = GROUP_LABELS[group]
-                metrics += breakdown_metrics(group, [statistic], f"{name}[{label}={{group_name}}]")
+                name = breakdown_name_template(group, RENAMED.get(statistic, statistic))
+                metrics += breakdown_metrics(group, [statistic], name)
     metrics.append(judge_panel_metrics(renamed=RENAMED))
     return metrics
 

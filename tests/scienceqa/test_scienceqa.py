@@ -131,13 +131,14 @@ def test_row_with_image_and_hint_is_image_then_text() -> None:
         "hint": fixture_records()[0]["hint"],
         "has_image": True,
         "has_hint": True,
-        "context_type": "IMG",
         "subject": "natural science",
         "grade": "grade8",
-        "grade_band": "G7-12",
         "topic": "biology",
         "category": "Genes to traits",
         "skill": "Use Punnett squares to calculate ratios of offspring types",
+        "paper_subject": "NAT",
+        "paper_context": ["TXT", "IMG"],
+        "paper_grade": "G7-12",
     }
 
 
@@ -147,11 +148,12 @@ def test_row_with_hint_only_is_text() -> None:
     assert prompt(task, 1) == ROW1_TEXT
     assert sample.target == "A"
     assert sample.metadata is not None
-    assert (sample.metadata["has_image"], sample.metadata["context_type"]) == (False, "TXT")
-    assert (sample.metadata["subject"], sample.metadata["grade_band"]) == (
+    assert (sample.metadata["has_image"], sample.metadata["paper_context"]) == (False, ["TXT"])
+    assert (sample.metadata["subject"], sample.metadata["paper_subject"]) == (
         "natural science",
-        "G1-6",
+        "NAT",
     )
+    assert (sample.metadata["grade"], sample.metadata["paper_grade"]) == ("grade2", "G1-6")
 
 
 def test_row_with_neither_is_text() -> None:
@@ -160,8 +162,11 @@ def test_row_with_neither_is_text() -> None:
     assert prompt(task, 2) == ROW2_TEXT
     assert sample.target == "B"
     assert sample.metadata is not None
-    assert (sample.metadata["has_hint"], sample.metadata["context_type"]) == (False, "NO")
-    assert sample.metadata["subject"] == "language science"
+    assert (sample.metadata["has_hint"], sample.metadata["paper_context"]) == (False, ["NO"])
+    assert (sample.metadata["subject"], sample.metadata["paper_subject"]) == (
+        "language science",
+        "LAN",
+    )
 
 
 def test_lmms_eval_prompt_format() -> None:
@@ -203,7 +208,7 @@ def test_image_only_row_has_no_context_line() -> None:
         "Answer with the option letter from the given choices."
     )
     assert sample.metadata is not None
-    assert (sample.metadata["has_hint"], sample.metadata["context_type"]) == (False, "IMG")
+    assert (sample.metadata["has_hint"], sample.metadata["paper_context"]) == (False, ["IMG"])
 
 
 # --- images -------------------------------------------------------------------
@@ -395,12 +400,12 @@ def test_missing_column(tmp_path: Path) -> None:
     [
         ({"eval_split": "dev"}, "unknown eval_split 'dev'; choose one of train, validation, test."),
         ({"split": "test"}, "split was renamed eval_split."),
+        ({"prompt_format": "default"}, "prompt_format 'default' was renamed 'question_options'."),
         ({"subset": "img"}, "unknown subset 'img'; choose one of all, image, no_image."),
         (
             {"prompt_format": "llava"},
             "unknown prompt_format 'llava'; choose one of question_options, lmms_eval.",
         ),
-        ({"prompt_format": "default"}, "prompt_format 'default' was renamed 'question_options'."),
         ({"image_format": "gif"}, "unknown image_format 'gif'; choose one of png, jpeg."),
         (
             {"max_image_side": 0},
@@ -481,17 +486,18 @@ def test_reply_formats(
 
 # --- end to end -----------------------------------------------------------------------
 
-# Keyed by each fixture row's first option; comments: row, target, context, grade band.
+# Keyed by each fixture row's first option; comments: row, target, the paper's columns.
 SCRIPTED_REPLIES = {
-    "(A) 0:4": "B",  # 0, B, IMG, G7-12: correct
-    "(A) 33 minutes": "(A)",  # 1, A, TXT, G1-6: correct unless strict
-    "(A) chiasmus": "The answer is B.",  # 2, B, NO, G7-12: correct unless strict
-    "(A) The magnitude": "A. The magnitude is the same",  # 3, C, IMG, G7-12: wrong
-    "(A) plastic": "B. brick",  # 4, B, IMG, G1-6: correct
-    "(A) acquired": "I am not sure.",  # 5, A, TXT, G1-6: no answer
-    "(A) no": "a",  # 6, A, NO, G7-12: correct
-    "(A) It would": "C",  # 7, D, NO, G1-6: wrong
-    "(A) The magnetic force is stronger": "Answer: B",  # 8, B, IMG, G1-6: correct unless strict
+    "(A) 0:4": "B",  # 0, B, NAT TXT IMG G7-12: correct
+    "(A) 33 minutes": "(A)",  # 1, A, NAT TXT G1-6: correct unless strict
+    "(A) chiasmus": "The answer is B.",  # 2, B, LAN NO G7-12: correct unless strict
+    "(A) The magnitude": "A. The magnitude is the same",  # 3, C, NAT TXT IMG G7-12: wrong
+    "(A) plastic": "B. brick",  # 4, B, NAT IMG G1-6: correct
+    "(A) acquired": "I am not sure.",  # 5, A, NAT TXT G1-6: no answer
+    "(A) no": "a",  # 6, A, LAN NO G7-12: correct
+    "(A) It would": "C",  # 7, D, SOC NO G1-6: wrong
+    # 8, B, NAT TXT IMG G1-6: correct unless strict
+    "(A) The magnetic force is stronger": "Answer: B",
 }
 
 
@@ -514,23 +520,26 @@ def run(tmp_path: Path, **arguments: Any) -> dict[str, float]:
     return {name: metric.value for name, metric in score.metrics.items()}
 
 
+# The paper's columns, in its table's order (tools/evaluate_acc.py of lupantech/ScienceQA).
+PAPER_COLUMNS = ["NAT", "SOC", "LAN", "TXT", "IMG", "NO", "G1-6", "G7-12"]
+
+
 def test_eval_end_to_end(tmp_path: Path) -> None:
     metrics = run(tmp_path)
+    assert list(metrics) == ["accuracy", "stderr", "parse_failure_rate", *PAPER_COLUMNS]
     assert metrics == pytest.approx(
         {
             "accuracy": 6 / 9,
             "stderr": 1 / 6,
             "parse_failure_rate": 1 / 9,
-            "natural science": 4 / 6,
-            "language science": 1.0,
-            "social science": 0.0,
-            "IMG": 3 / 4,
-            "TXT": 1 / 2,
-            "NO": 2 / 3,
-            "G7-12": 3 / 4,
-            "G1-6": 3 / 5,
-            "has_hint_True": 3 / 5,
-            "has_hint_False": 3 / 4,
+            "NAT": 4 / 6,  # rows 0 1 3 4 5 8: 0 1 4 8 right
+            "SOC": 0.0,  # row 7
+            "LAN": 1.0,  # rows 2 6
+            "TXT": 3 / 5,  # a hint, image or not: rows 0 1 3 5 8
+            "IMG": 3 / 4,  # an image, hint or not: rows 0 3 4 8
+            "NO": 2 / 3,  # rows 2 6 7
+            "G1-6": 3 / 5,  # rows 1 4 5 7 8
+            "G7-12": 3 / 4,  # rows 0 2 3 6
         }
     )
 
@@ -542,16 +551,14 @@ def test_eval_end_to_end_strict(tmp_path: Path) -> None:
             "accuracy": 3 / 9,
             "stderr": 0.5 / 3,
             "parse_failure_rate": 4 / 9,
-            "natural science": 2 / 6,
-            "language science": 1 / 2,
-            "social science": 0.0,
+            "NAT": 2 / 6,
+            "SOC": 0.0,
+            "LAN": 1 / 2,
+            "TXT": 1 / 5,
             "IMG": 2 / 4,
-            "TXT": 0.0,
             "NO": 1 / 3,
-            "G7-12": 2 / 4,
             "G1-6": 1 / 5,
-            "has_hint_True": 1 / 5,
-            "has_hint_False": 2 / 4,
+            "G7-12": 2 / 4,
         }
     )
 
@@ -600,26 +607,64 @@ def test_image_column_of_another_type_is_an_error(tmp_path: Path) -> None:
     )
 
 
-def test_breakdowns_are_listed_in_name_order_whatever_the_sample_order() -> None:
+def test_paper_columns_in_the_papers_order_whatever_the_sample_order() -> None:
+    """Each column counts the questions of its rule; TXT and IMG overlap; a column without
+    questions (no NO question here, no G7-12) is left out rather than reported as 0."""
     from inspect_ai.scorer import SampleScore, Score
 
-    from benchmarks.scorers.scienceqa import grouped_accuracy
+    from benchmarks.scorers.scienceqa import paper_column_accuracy, paper_columns
 
-    scores = [
-        SampleScore(score=Score(value=value), sample_id=i, sample_metadata={"subject": subject})
-        for i, (subject, value) in enumerate(
-            [("social science", "C"), ("language science", "I"), ("natural science", "C")]
-        )
+    rows = [  # subject, hint, image, grade, verdict
+        ("social science", True, False, "grade3", "C"),
+        ("language science", True, True, "grade1", "I"),
+        ("natural science", False, True, "grade6", "C"),
+        ("natural science", True, True, "grade2", "C"),
     ]
-    by_subject = grouped_accuracy("subject")
-    forward = by_subject(scores)  # type: ignore[arg-type]
-    backward = by_subject(scores[::-1])  # type: ignore[arg-type]
-    assert (
-        list(forward.items())
-        == list(backward.items())
-        == [  # type: ignore[union-attr]
-            ("language science", 0.0),
-            ("natural science", 1.0),
-            ("social science", 1.0),
-        ]
-    )
+    scores = [
+        SampleScore(
+            score=Score(value=verdict),
+            sample_id=i,
+            sample_metadata=paper_columns(subject, hint, image, grade),
+        )
+        for i, (subject, hint, image, grade, verdict) in enumerate(rows)
+    ]
+    by_column = paper_column_accuracy()
+    forward = by_column(scores)  # type: ignore[arg-type]
+    backward = by_column(scores[::-1])  # type: ignore[arg-type]
+    expected = [
+        ("NAT", 1.0),
+        ("SOC", 1.0),
+        ("LAN", 0.0),
+        ("TXT", 2 / 3),  # rows 0 1 3
+        ("IMG", 2 / 3),  # rows 1 2 3
+        ("G1-6", 3 / 4),
+    ]
+    assert list(forward.items()) == list(backward.items()) == expected  # type: ignore[union-attr]
+
+
+def test_a_former_versions_metadata_gets_the_paper_columns() -> None:
+    """Versions up to 1.2.0 recorded ``context_type`` (IMG, else TXT, else NO) and
+    ``grade_band``; compare derives the paper's columns from the raw fields."""
+    from benchmarks.scorers.scienceqa import paper_columns_of_former_metadata
+
+    former = {
+        "has_image": True,
+        "has_hint": True,
+        "context_type": "IMG",
+        "subject": "social science",
+        "grade": "grade12",
+        "grade_band": "G7-12",
+    }
+    assert paper_columns_of_former_metadata(former) == {
+        **former,
+        "paper_subject": "SOC",
+        "paper_context": ["TXT", "IMG"],
+        "paper_grade": "G7-12",
+    }
+    no_context = former | {"has_image": False, "has_hint": False, "subject": "art"}
+    assert paper_columns_of_former_metadata(no_context) == {
+        **no_context,
+        "paper_subject": None,
+        "paper_context": ["NO"],
+        "paper_grade": "G7-12",
+    }

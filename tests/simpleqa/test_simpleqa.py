@@ -88,21 +88,21 @@ EXPECTED_METRICS = {
         "hallucination_rate": 2 / 10,
         "f_score": 0.5,  # 2 * 0.4 * (2/3) / (0.4 + 2/3)
         "judge_failures": 3.0,
-        "accuracy[Science and technology]": 1 / 2,
-        "accuracy[Geography]": 0.0,
-        "accuracy[Sports]": 1 / 2,
-        "accuracy[Politics]": 1 / 4,
-        "accuracy[unknown]": 1.0,
-        "attempted_accuracy[Science and technology]": 1 / 2,
-        "attempted_accuracy[Geography]": 0.0,  # nothing attempted
-        "attempted_accuracy[Sports]": 1.0,
-        "attempted_accuracy[Politics]": 1 / 2,
-        "attempted_accuracy[unknown]": 1.0,
-        "abstention_rate[Science and technology]": 0.0,
-        "abstention_rate[Geography]": 1.0,
-        "abstention_rate[Sports]": 0.0,
-        "abstention_rate[Politics]": 0.0,
-        "abstention_rate[unknown]": 0.0,
+        "accuracy[Topic=Science and technology]": 1 / 2,
+        "accuracy[Topic=Geography]": 0.0,
+        "accuracy[Topic=Sports]": 1 / 2,
+        "accuracy[Topic=Politics]": 1 / 4,
+        "accuracy[Topic=unknown]": 1.0,
+        "attempted_accuracy[Topic=Science and technology]": 1 / 2,
+        "attempted_accuracy[Topic=Geography]": 0.0,  # nothing attempted
+        "attempted_accuracy[Topic=Sports]": 1.0,
+        "attempted_accuracy[Topic=Politics]": 1 / 2,
+        "attempted_accuracy[Topic=unknown]": 1.0,
+        "abstention_rate[Topic=Science and technology]": 0.0,
+        "abstention_rate[Topic=Geography]": 1.0,
+        "abstention_rate[Topic=Sports]": 0.0,
+        "abstention_rate[Topic=Politics]": 0.0,
+        "abstention_rate[Topic=unknown]": 0.0,
     },
     "official": {
         "correct": 4 / 10,
@@ -114,21 +114,21 @@ EXPECTED_METRICS = {
         "hallucination_rate": 3 / 10,
         "f_score": 2 * 0.4 * (4 / 7) / (0.4 + 4 / 7),
         "judge_failures": 1.0,
-        "accuracy[Science and technology]": 1 / 2,
-        "accuracy[Geography]": 0.0,
-        "accuracy[Sports]": 1 / 2,
-        "accuracy[Politics]": 1 / 4,
-        "accuracy[unknown]": 1.0,
-        "attempted_accuracy[Science and technology]": 1 / 2,
-        "attempted_accuracy[Geography]": 0.0,
-        "attempted_accuracy[Sports]": 1.0,
-        "attempted_accuracy[Politics]": 1 / 3,
-        "attempted_accuracy[unknown]": 1.0,
-        "abstention_rate[Science and technology]": 0.0,
-        "abstention_rate[Geography]": 1.0,
-        "abstention_rate[Sports]": 0.0,
-        "abstention_rate[Politics]": 1 / 4,
-        "abstention_rate[unknown]": 0.0,
+        "accuracy[Topic=Science and technology]": 1 / 2,
+        "accuracy[Topic=Geography]": 0.0,
+        "accuracy[Topic=Sports]": 1 / 2,
+        "accuracy[Topic=Politics]": 1 / 4,
+        "accuracy[Topic=unknown]": 1.0,
+        "attempted_accuracy[Topic=Science and technology]": 1 / 2,
+        "attempted_accuracy[Topic=Geography]": 0.0,
+        "attempted_accuracy[Topic=Sports]": 1.0,
+        "attempted_accuracy[Topic=Politics]": 1 / 3,
+        "attempted_accuracy[Topic=unknown]": 1.0,
+        "abstention_rate[Topic=Science and technology]": 0.0,
+        "abstention_rate[Topic=Geography]": 1.0,
+        "abstention_rate[Topic=Sports]": 0.0,
+        "abstention_rate[Topic=Politics]": 1 / 4,
+        "abstention_rate[Topic=unknown]": 0.0,
     },
 }
 
@@ -310,6 +310,18 @@ def test_a_bounded_slice_builds_only_its_samples() -> None:
 
 # ---------------------------------------------------------------------------
 # Scoring
+
+
+def test_metric_names_survive_the_terminals_markup() -> None:
+    """The terminal prints metric names as rich markup, where a bracket followed by a lowercase
+    letter is a style tag and vanishes: the breakdowns read ``<statistic>[Topic=<topic>]``,
+    even for a lowercase topic (``unknown``)."""
+    from rich.markup import render
+
+    names = [*EXPECTED_METRICS["strict"], *EXPECTED_METRICS["official"]]
+    assert [render(name).plain for name in names] == names
+    assert "accuracy[Topic=unknown]" in names
+    assert render("accuracy[unknown]").plain == "accuracy"  # the former style, eaten
 
 
 @pytest.mark.parametrize("grade_parse", ["strict", "official"])
@@ -849,7 +861,7 @@ def test_a_grade_prompt_file_is_what_the_judge_gets(tmp_path: Path) -> None:
 def test_topic_breakdowns_are_listed_in_name_order_whatever_the_sample_order() -> None:
     from inspect_ai.scorer import SampleScore, Score
 
-    from benchmarks.scorers.simpleqa import breakdown_metrics
+    from benchmarks.scorers.simpleqa import breakdown_metrics, breakdown_name_template
 
     def graded(sample_id: int, topic: str, grade: str) -> SampleScore:
         value = dict.fromkeys(("correct", "incorrect", "not_attempted", "judge_failure"), 0.0)
@@ -864,15 +876,15 @@ def test_topic_breakdowns_are_listed_in_name_order_whatever_the_sample_order() -
         graded(2, "Music", "correct"),
         graded(3, "Art", "correct"),
     ]
-    [by_topic] = breakdown_metrics("topic", ["accuracy"], "{statistic}[{group_name}]")
+    [by_topic] = breakdown_metrics("topic", ["accuracy"], breakdown_name_template("topic"))
     forward = by_topic(scores)  # type: ignore[arg-type]
     backward = by_topic(scores[::-1])  # type: ignore[arg-type]
     assert (
         list(forward.items())
         == list(backward.items())
         == [  # type: ignore[union-attr]
-            ("accuracy[Art]", 0.5),
-            ("accuracy[Music]", 1.0),
-            ("accuracy[Sports]", 1.0),
+            ("accuracy[Topic=Art]", 0.5),
+            ("accuracy[Topic=Music]", 1.0),
+            ("accuracy[Topic=Sports]", 1.0),
         ]
     )

@@ -244,6 +244,10 @@ def test_metrics_with_the_starter_parse_and_breakdowns(tmp_path: Path) -> None:
     assert values["accuracy[Requires reasoning=False]"] == 3 / 6  # rows 0,1,5,7,25,42
     groups = {name.split("[", 1)[1].split("=", 1)[0] for name in values if "[" in name}
     assert groups == {"Topic", "Answer type", "Multi-step", "Requires reasoning"}
+    # the style of SimpleQA's topics, which the terminal's markup leaves whole
+    from rich.markup import render
+
+    assert [render(name).plain for name in values] == list(values)
 
 
 def test_strict_is_the_default_and_counts_judge_failures(tmp_path: Path) -> None:
