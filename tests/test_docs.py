@@ -63,6 +63,9 @@ NOT_RUN_HERE = {
     "lm-eval ": "lm-evaluation-harness itself (tests/peers runs it against scripted servers)",
     "inspect eval inspect_evals/": "inspect_evals' own tasks (tests/peers runs them against "
     "scripted servers)",
+    "git worktree add": "makes a second checkout (the snapshot comparison of a refactoring)",
+    "PYTHONPATH=../before python -m bench.": "the harness on another checkout",
+    "cmp ": "compares the two snapshots",
 }
 
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
