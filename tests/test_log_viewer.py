@@ -6,7 +6,7 @@ name, the metric values and one sample's extracted answer are on the page.
 Playwright cannot download browsers here, so it is pointed at the system
 Chromium; without one (or without the playwright package) the browser tests are
 skipped. Every benchmark of the catalog is shown: TriviaQA in detail, the others
-one question each.
+one question each, and ScienceQA's metrics under the paper's column names.
 """
 
 from __future__ import annotations
