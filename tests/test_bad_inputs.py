@@ -304,7 +304,9 @@ TRIVIAQA_CASES = [
         "duplicate ids",
         "row 1 repeats the question_id of row 0",
         triviaqa_row_changed("v.jsonl", 1, lambda r: set_path(r, "question_id", "tc_33")),
-        lambda path: Fails(f"{path} (validation split), line 2:", ("'question_id'", "'tc_33'", "repeats line 1")),
+        lambda path: Fails(
+            f"{path} (validation split), line 2:", ("'question_id'", "'tc_33'", "repeats line 1")
+        ),
     ),
     triviaqa_fewshot_case(
         "few-shot pool too small",
