@@ -3,19 +3,20 @@
 ``python -m bench.loglikelihood_speed`` serves tests/completions_server.py (a
 tokenizer and echoed log-probabilities, answering at once) in a process of its
 own, then runs Winogrande by log-likelihood on the 1,267 validation rows of
-tests/fixtures/winogrande/validation_full.jsonl, alternately:
+tests/fixtures/winogrande/validation_full.jsonl, for each request path
+(``--comparisons``, bench/loglikelihood_sides.py: ``token-ids``, ``vllm``,
+``text``) and each ``--shots``, in ``--pairs`` pairs: our ``inspect eval`` and
+lm-evaluation-harness 0.4.13's ``lm_eval`` one after the other, the order
+swapped from one pair to the next, so that whatever else the machine is doing
+falls on both sides. lm-eval's python is ``--lm-eval-python``, ``$LM_EVAL_PYTHON``
+or the peer tests' venv (tests/peers/peer_env.py) when it exists.
 
-- ours: ``inspect eval --run-config configs/winogrande_lm_eval.yaml --model
-  openai-api-completions/loopback/scripted`` with ``--max-connections N``;
-- lm-evaluation-harness 0.4.13: ``lm_eval --model local-completions
-  --model_args ...,tokenizer_backend=remote,num_concurrent=N`` (its own
-  ``winogrande`` yaml with local data), when ``--lm-eval-python`` (or
-  ``$LM_EVAL_PYTHON``) names the python of a venv holding ``lm-eval[api]==0.4.13``.
-
-Each run is a fresh process timed from start to exit (imports, data and the
-server's tokenizer calls included); samples/s is questions over that wall
-time. A question costs two completions requests and four ``/tokenize`` calls
-on both sides. Output: a markdown table on stdout and ``bench/out/loglikelihood.json``.
+Each run is a fresh process timed from start to exit (imports, data, the
+server's tokenizer calls, the log included); samples/s is questions over that
+wall time. Before the timed pairs each side runs once untimed (files read from
+disk, lm-eval's datasets cache filled, as a user's second run finds them).
+Output: a markdown table on stdout (medians with their ranges over the pairs,
+and the median of the pairs' ratios) and ``bench/out/loglikelihood.json``.
 """
 
 from __future__ import annotations
@@ -31,13 +32,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import yaml
+from bench.http_runs import REPO_DIR, lm_eval_python
+from bench.loglikelihood_sides import COMPARISONS, FIXTURE, Comparison, Run
+from tests.peers.peer_env import ENV_DIR
 
-from bench.http_runs import REPO_DIR, lm_eval_python, timed_process
-from tests.peers.peer_env import lm_eval_task_yaml
-
-FIXTURE = REPO_DIR / "tests" / "fixtures" / "winogrande" / "validation_full.jsonl"
-CONFIG = REPO_DIR / "configs" / "winogrande_lm_eval.yaml"
 OUT = REPO_DIR / "bench" / "out" / "loglikelihood.json"
 
 
@@ -57,97 +55,123 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen[str], int]:
     return process, int(line.split()[1])
 
 
-def ours(port: int, shots: int, connections: int, work: Path, env: dict[str, str]) -> dict:
-    files = json.dumps({"validation": str(FIXTURE), "train": str(FIXTURE)})
-    command = [
-        str(Path(sys.executable).with_name("inspect")), "eval",
-        "--run-config", str(CONFIG.relative_to(REPO_DIR)),
-        "-T", f"shots={shots}", "-T", f"data_files={files}",
-        "--model", "openai-api-completions/loopback/scripted",
-        "--max-connections", str(connections),
-        "--log-dir", str(work / "inspect"), "--display", "none",
-    ]  # fmt: skip
-    run_env = {**env, "LOOPBACK_BASE_URL": f"http://127.0.0.1:{port}/v1"}
-    return timed_process(command, {**run_env, "LOOPBACK_API_KEY": "x"})
+def peer_lm_eval_python() -> str | None:
+    """The peer tests' lm-eval venv, when it has been made."""
+    found = sorted(ENV_DIR.glob("lm-eval-*/bin/python"))
+    return str(found[-1]) if found else None
 
 
-def lm_eval(
-    python: str, port: int, shots: int, connections: int, work: Path, env: dict[str, str]
-) -> dict:
-    original = lm_eval_task_yaml(Path(python), "winogrande/default.yaml")
-    tasks = work / "tasks"
-    tasks.mkdir(exist_ok=True)
-    local = {
-        "include": str(original),
-        "task": "winogrande_bench",
-        "dataset_path": "json",
-        "dataset_name": None,
-        "dataset_kwargs": {"data_files": {"train": str(FIXTURE), "validation": str(FIXTURE)}},
-    }
-    (tasks / "winogrande_bench.yaml").write_text(yaml.safe_dump(local), encoding="utf-8")
-    model_args = (
-        f"model=scripted,base_url=http://127.0.0.1:{port}/v1/completions,"
-        f"tokenizer_backend=remote,num_concurrent={connections},max_retries=1"
-    )
-    command = [
-        python, "-m", "lm_eval", "--model", "local-completions", "--model_args", model_args,
-        "--tasks", "winogrande_bench", "--include_path", str(tasks),
-        "--num_fewshot", str(shots), "--output_path", str(work / "lm_eval"),
-    ]  # fmt: skip
-    lm_cache = str(work / "lm_eval_datasets_cache")
-    return timed_process(command, {**env, "OPENAI_API_KEY": "x", "HF_DATASETS_CACHE": lm_cache})
+def run_side(comparison: Comparison, side: str, run: Run) -> dict[str, Any]:
+    result = (comparison.ours if side == "ours" else comparison.lm_eval)(run)
+    if result["returncode"] != 0:
+        raise RuntimeError(f"{comparison.name} {side} failed:\n{result['output_tail']}")
+    result.pop("output_tail")
+    return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--shots", default="0,5")
+    parser.add_argument("--comparisons", default=",".join(COMPARISONS))
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--lm-eval-python", default=None)
     args = parser.parse_args()
     rows = len(FIXTURE.read_text(encoding="utf-8").splitlines())
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
-    python, detail = lm_eval_python(args.lm_eval_python)
+    python, detail = lm_eval_python(args.lm_eval_python or peer_lm_eval_python())
     if python is None:
-        print(f"lm-eval skipped: {detail}", flush=True)
-    server, port = start_server(env)
+        raise SystemExit(f"lm-eval needed: {detail}")
+    comparisons = [COMPARISONS[name] for name in args.comparisons.split(",")]
     work = Path(tempfile.mkdtemp(prefix="bench-loglikelihood-"))
-    results: dict[str, Any] = {"rows": rows, "connections": args.connections, "runs": []}
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "HF_DATASETS_CACHE": str(work / "lm_eval_datasets_cache"),
+    }
+    server, port = start_server(env)
+    results: dict[str, Any] = {
+        "rows": rows,
+        "connections": args.connections,
+        "lm_eval": detail,
+        "runs": [],
+    }
+
+    def one(comparison: Comparison, side: str, shots: int, label: str) -> dict[str, Any]:
+        folder = work / f"{comparison.name}-{side}-{shots}-{label}"
+        folder.mkdir()
+        connections = 1 if comparison.sequential else args.connections
+        run = Run(port, shots, connections, folder, env, python)
+        return run_side(comparison, side, run)
+
     try:
-        for shots in [int(s) for s in args.shots.split(",")]:
-            for repetition in range(args.repeat):
-                sides = [("ours", ours), ("lm-eval", lm_eval)] if python else [("ours", ours)]
-                if repetition % 2:
-                    sides.reverse()
-                for side, run in sides:
-                    folder = work / f"{side}-{shots}-{repetition}"
-                    folder.mkdir()
-                    extra = (python,) if side == "lm-eval" else ()
-                    result = run(*extra, port, shots, args.connections, folder, env)  # type: ignore[operator]
-                    if result["returncode"] != 0:
-                        raise RuntimeError(f"{side} failed:\n{result['output_tail']}")
-                    result.pop("output_tail")
-                    result.update(side=side, shots=shots, samples_per_s=rows / result["wall_s"])
-                    results["runs"].append(result)
-                    print(f"{side} {shots}-shot: {result['wall_s']:.1f} s", flush=True)
+        for side in ("ours", "lm-eval"):
+            one(comparisons[0], side, 0, "warm-up")
+        for comparison in comparisons:
+            for shots in [int(s) for s in args.shots.split(",")]:
+                for pair in range(args.pairs):
+                    sides = ["ours", "lm-eval"] if pair % 2 == 0 else ["lm-eval", "ours"]
+                    for side in sides:
+                        result = one(comparison, side, shots, str(pair))
+                        samples_per_s = rows / result["wall_s"]
+                        result.update(
+                            comparison=comparison.name,
+                            side=side,
+                            shots=shots,
+                            pair=pair,
+                            samples_per_s=samples_per_s,
+                        )
+                        results["runs"].append(result)
+                        print(
+                            f"{comparison.name} {shots}-shot pair {pair} {side}: "
+                            f"{result['wall_s']:.1f} s, {samples_per_s:.1f}/s",
+                            flush=True,
+                        )
     finally:
         server.terminate()
         server.wait(timeout=10)
         shutil.rmtree(work, ignore_errors=True)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(results, indent=2), encoding="utf-8")
-    print(f"\n{rows} questions, {args.connections} connections, median of {args.repeat}\n")
-    print("| shots | ours samples/s | lm-eval samples/s | ours / lm-eval | CPU s ours | lm-eval |")
-    print("|---|---|---|---|---|---|")
-    for shots in sorted({run["shots"] for run in results["runs"]}):
-        a, b = (median(results, side, shots, "samples_per_s") for side in ("ours", "lm-eval"))
-        cpu_a, cpu_b = (median(results, side, shots, "cpu_s") for side in ("ours", "lm-eval"))
-        print(f"| {shots} | {a:.1f} | {b:.1f} | {a / b:.2f} | {cpu_a:.1f} | {cpu_b:.1f} |")
+    print(report(results, args.pairs))
 
 
-def median(results: dict[str, Any], side: str, shots: int, key: str) -> float:
-    values = [r[key] for r in results["runs"] if r["side"] == side and r["shots"] == shots]
-    return statistics.median(values) if values else float("nan")
+def report(results: dict[str, Any], pairs: int) -> str:
+    """The markdown table: medians over the pairs with [min-max]."""
+    lines = [
+        f"\n{results['rows']} questions, {results['connections']} connections (text: 1), "
+        f"lm-eval {results['lm_eval']}, medians of {pairs} alternated pairs [min-max]\n",
+        "| path | shots | ours samples/s | lm-eval samples/s | ours / lm-eval "
+        "| CPU s ours | CPU s lm-eval |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    keys = dict.fromkeys((run["comparison"], run["shots"]) for run in results["runs"])
+    for name, shots in keys:
+        runs = [r for r in results["runs"] if r["comparison"] == name and r["shots"] == shots]
+        side = {
+            who: sorted((r for r in runs if r["side"] == who), key=lambda r: r["pair"])
+            for who in ("ours", "lm-eval")
+        }
+        ratios = [
+            a["samples_per_s"] / b["samples_per_s"]
+            for a, b in zip(side["ours"], side["lm-eval"], strict=True)
+        ]
+        cells = [
+            spread([r["samples_per_s"] for r in side["ours"]], 1),
+            spread([r["samples_per_s"] for r in side["lm-eval"]], 1),
+            spread(ratios, 2),
+            spread([r["cpu_s"] for r in side["ours"]], 1),
+            spread([r["cpu_s"] for r in side["lm-eval"]], 1),
+        ]
+        lines.append(f"| {name} | {shots} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def spread(values: list[float], digits: int) -> str:
+    return (
+        f"{statistics.median(values):.{digits}f} "
+        f"[{min(values):.{digits}f}-{max(values):.{digits}f}]"
+    )
 
 
 if __name__ == "__main__":

@@ -34,7 +34,10 @@ from inspect_ai.hooks._startup import init_hooks
 # sample_active: the task of the sample a model call serves, so that the offline random model
 # answers a multiple-choice prompt by that benchmark's rule (models/offline.py); a ModelAPI is
 # given only the messages, and no public API names the running task.
-from inspect_ai.log._samples import sample_active
+# set_active_model_event_call: how Inspect's completions provider puts a request on the model
+# event before sending it (so a failed request is shown too); models/echo_completions.py
+# posts the same request and reads the reply itself, and no public API attaches a model call.
+from inspect_ai.log._samples import sample_active, set_active_model_event_call
 
 # active_generate_config: the run's generation settings, the task's with the command line's
 # (--max-tokens, ...) merged in; no public accessor gives them to a solver.
@@ -43,6 +46,10 @@ from inspect_ai.model._generate_config import active_generate_config
 # init_model_roles: binds model roles (the grader) for scorers called outside an eval, as
 # eval() binds them; bench/ times scorers that way. eval() is the only public binder.
 from inspect_ai.model._model import init_model_roles
+
+# HttpxHooks.REQUEST_ID_HEADER: the header that ties a request to the model call its
+# provider's HTTP hooks time (models/echo_completions.py sends it as Inspect's provider does).
+from inspect_ai.model._providers.util.hooks import HttpxHooks
 
 # parse_answers: the letter(s) Inspect's multiple_choice() reads from a reply, which its
 # choice() scorer relies on; the inspect_choice parser must read as the installed Inspect
@@ -70,7 +77,10 @@ except ImportError:  # pragma: no cover - a later Inspect
     _registry = None  # type: ignore[assignment]
     registry_key = None  # type: ignore[assignment]
 
+REQUEST_ID_HEADER = HttpxHooks.REQUEST_ID_HEADER
+
 __all__ = [
+    "REQUEST_ID_HEADER",
     "PrerequisiteError",
     "_registry",
     "active_generate_config",
@@ -84,4 +94,5 @@ __all__ = [
     "sample_active",
     "sample_input_len",
     "sample_messages",
+    "set_active_model_event_call",
 ]

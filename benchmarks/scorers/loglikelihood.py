@@ -52,11 +52,29 @@ from __future__ import annotations
 
 from typing import Literal
 
-from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, ModelOutput, get_model
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    get_model,
+)
 from inspect_ai.scorer import CORRECT, INCORRECT, Score, Scorer, Target, accuracy, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from benchmarks.models.completions_endpoint import SUPPORTED, answers_completions_requests, tokenize
+from benchmarks.models.completions_endpoint import (
+    SUPPORTED,
+    answers_completions_requests,
+    sends_one_prompt,
+    tokenize,
+)
+from benchmarks.models.echo_completions import (
+    ECHOED_LOGPROBS,
+    ECHOED_TOKENS,
+    PROMPT_LOGPROBS,
+    generate_echo,
+)
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.solvers.mcq import option_letters
 
@@ -136,7 +154,7 @@ async def loglikelihood(model: Model, context: str, continuation: str) -> float:
     """The summed log-probability of ``continuation`` after ``context``."""
     sent, context_length = await request_tokens(model, context, continuation)
     message = ChatMessageUser(content="", metadata={"prompt_token_ids": sent})
-    output = await model.generate([message], config=ECHO_CONFIG)
+    output = await send(model, message, ECHO_CONFIG)
     return continuation_logprob(output, len(sent) - context_length)
 
 
@@ -145,11 +163,10 @@ async def prompt_logprobs_loglikelihood(model: Model, context: str, continuation
     ``prompt_logprobs`` of the reply to the token ids ``loglikelihood()`` sends."""
     sent, context_length = await request_tokens(model, context, continuation)
     message = ChatMessageUser(content="", metadata={"prompt_token_ids": sent})
-    output = await model.generate([message], config=PROMPT_LOGPROBS_CONFIG)
+    output = await send(model, message, PROMPT_LOGPROBS_CONFIG)
     if output.error:
         raise LoglikelihoodError(f"the server answered with an error: {output.error}")
-    logprobs = output.choices[0].prompt_logprobs if output.choices else None
-    entries = logprobs.content if logprobs is not None else []
+    entries = prompt_logprobs(output)
     wanted = len(sent) - context_length
     if len(entries) < wanted:
         raise LoglikelihoodError(
@@ -157,7 +174,32 @@ async def prompt_logprobs_loglikelihood(model: Model, context: str, continuation
             f"{wanted} continuation tokens; the server must return prompt_logprobs (vLLM, "
             "SGLang)."
         )
-    return sum(entry.logprob for entry in entries[len(entries) - wanted :])
+    return sum(entries[len(entries) - wanted :])
+
+
+async def send(model: Model, message: ChatMessage, config: GenerateConfig) -> ModelOutput:
+    """A served model's reply read as plain JSON (models/echo_completions.py); the offline
+    models' (benchmarks/oracle, random) as they give it."""
+    if sends_one_prompt(str(model)):
+        return await generate_echo(model, message, config)
+    return await model.generate([message], config=config)
+
+
+def echoed_logprobs(output: ModelOutput) -> tuple[list[str], list[float]]:
+    """The echoed tokens and their log-probabilities (those that have one)."""
+    if output.metadata is not None and ECHOED_LOGPROBS in output.metadata:
+        return output.metadata.get(ECHOED_TOKENS, []), output.metadata[ECHOED_LOGPROBS]
+    logprobs = output.choices[0].logprobs if output.choices else None
+    entries = logprobs.content if logprobs is not None else []
+    return [entry.token for entry in entries], [entry.logprob for entry in entries]
+
+
+def prompt_logprobs(output: ModelOutput) -> list[float]:
+    """The prompt's log-probabilities (vLLM's ``prompt_logprobs``; the first token has none)."""
+    if output.metadata is not None and PROMPT_LOGPROBS in output.metadata:
+        return list(output.metadata[PROMPT_LOGPROBS])
+    logprobs = output.choices[0].prompt_logprobs if output.choices else None
+    return [entry.logprob for entry in logprobs.content] if logprobs is not None else []
 
 
 def continuation_logprob(output: ModelOutput, continuation_tokens: int) -> float:
@@ -165,8 +207,7 @@ def continuation_logprob(output: ModelOutput, continuation_tokens: int) -> float
     prompt's first token has none, and the last entries are the generated tokens)."""
     if output.error:
         raise LoglikelihoodError(f"the server answered with an error: {output.error}")
-    logprobs = output.choices[0].logprobs if output.choices else None
-    entries = logprobs.content if logprobs is not None else []
+    _, entries = echoed_logprobs(output)
     generated = output.usage.output_tokens if output.usage is not None else 1
     if len(entries) < continuation_tokens + generated:
         raise LoglikelihoodError(
@@ -175,14 +216,14 @@ def continuation_logprob(output: ModelOutput, continuation_tokens: int) -> float
             "must echo the prompt's log-probabilities (echo: true, logprobs: 1)."
         )
     scored = entries[len(entries) - generated - continuation_tokens : len(entries) - generated]
-    return sum(entry.logprob for entry in scored)
+    return sum(scored)
 
 
 async def text_loglikelihood(model: Model, context: str, continuation: str) -> float:
     """The summed log-probability of ``continuation`` after ``context``, both sent as one
     string (lm-evaluation-harness's gguf)."""
     prompt = context + continuation
-    output = await model.generate([ChatMessageUser(content=prompt)], config=TEXT_ECHO_CONFIG)
+    output = await send(model, ChatMessageUser(content=prompt), TEXT_ECHO_CONFIG)
     return text_continuation_logprob(output, prompt, len(context))
 
 
@@ -196,27 +237,26 @@ def text_continuation_logprob(output: ModelOutput, prompt: str, context_length: 
         raise LoglikelihoodError(
             "the reply does not begin with the prompt; the server must echo it (echo: true)."
         )
-    logprobs = output.choices[0].logprobs if output.choices else None
-    entries = logprobs.content if logprobs is not None else []
+    tokens, logprobs = echoed_logprobs(output)
     # The entries spell the echoed text up to its end (vLLM: the generated token too) or up
     # to the end of the prompt (llama-cpp-python has no entry for the generated token).
-    spelled = "".join(entry.token for entry in entries)
-    ends = [end for end in (len(echoed), len(prompt)) if entries and echoed[:end].endswith(spelled)]
+    spelled = "".join(tokens)
+    ends = [end for end in (len(echoed), len(prompt)) if tokens and echoed[:end].endswith(spelled)]
     if not ends:
         raise LoglikelihoodError(
-            f"the reply's {len(entries)} echoed tokens do not spell the prompt "
+            f"the reply's {len(tokens)} echoed tokens do not spell the prompt "
             f"({spelled[-40:]!r} against {echoed[-40:]!r}); the server must echo the prompt's "
             "tokens with their log-probabilities (echo: true, logprobs)."
         )
     # A token's text_offset is >= context_length when its text lies within the last
     # ends[0] - context_length characters of the text the entries spell.
     within = ends[0] - context_length
-    first, tail = len(entries), 0
-    while first > 0 and len(entries[first - 1].token) + tail <= within:
+    first, tail = len(tokens), 0
+    while first > 0 and len(tokens[first - 1]) + tail <= within:
         first -= 1
-        tail += len(entries[first].token)
+        tail += len(tokens[first])
     # lm-evaluation-harness sums token_logprobs[idx:-1]: the last entry is left out
-    return sum(entry.logprob for entry in entries[first:-1])
+    return sum(logprobs[first:-1])
 
 
 @scorer(metrics=[accuracy(), stderr()], name=namespaced("loglikelihood_choice", __name__))
