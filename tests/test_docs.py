@@ -536,3 +536,10 @@ def test_the_readme_comparison_is_what_the_tool_prints(tmp_path: Path) -> None:
     lines = [line for line in shown.splitlines() if line.strip() != "..."]
     assert len(lines) >= 8
     assert [line for line in lines if line not in printed] == []
+
+
+def test_the_readme_is_short_with_the_quick_start_first() -> None:
+    """Details go to the pages: under 260 lines, the quick start the first section."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) < 260
+    assert re.findall(r"^## (.*)$", readme, re.M)[0] == "Quick start"
