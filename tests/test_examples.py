@@ -1,9 +1,13 @@
 """The examples run offline: the log analysis draws its plots, the quickstart notebook executes.
 
-Logs of all four benchmarks come from scripted models on the fixture rows; the
-analysis' numbers are checked exactly and its PNGs are opened with Pillow. The
-notebook runs in a fresh kernel of this interpreter with its parameters cell
-replaced (scripted models, fixture files, temporary folders).
+Every benchmark of the catalog is run on its bundled sample with the offline models
+(benchmarks/oracle, benchmarks/random): the analysis reads each run, draws the plot it
+has for the benchmark (if any) and shows the oracle's full marks and the random model's
+pinned score (``RANDOM_RIGHT`` of ``tests/<name>/conformance.py``). Scripted models on
+the fixture rows give the tables of TriviaQA, SimpleQA, SimpleQA Verified and ScienceQA
+exact numbers; the PNGs are opened with Pillow. The notebook runs in a fresh kernel of
+this interpreter with its parameters cell replaced (scripted models, fixture files,
+temporary folders).
 """
 
 from __future__ import annotations
@@ -17,21 +21,24 @@ import subprocess
 import sys
 import textwrap
 import time
-import zlib
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from inspect_ai import eval
 from inspect_ai.model import ChatMessage, ContentImage
 from PIL import Image
 
+from benchmarks.catalog import BENCHMARKS, specs
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
+from benchmarks.simpleqa_verified import simpleqa_verified
 from benchmarks.triviaqa import triviaqa
-from benchmarks.winogrande import winogrande
+from tests.conformance_pins import pinned
 from tests.scripted import last_user_text, scripted_model
 
 pytestmark = pytest.mark.slow  # every test runs the examples end to end
@@ -44,9 +51,9 @@ TRIVIAQA_FILES = {
     "train": str(FIXTURES / "triviaqa" / "train.jsonl"),
 }
 SIMPLEQA_CSV = str(FIXTURES / "simpleqa" / "simple_qa_test_set.sample.csv")
+SIMPLEQA_VERIFIED_CSV = str(FIXTURES / "simpleqa_verified" / "simpleqa_verified.sample.csv")
 WINOGRANDE_FILE = str(FIXTURES / "winogrande" / "validation.jsonl")
 SCIENCEQA_FILE = str(FIXTURES / "scienceqa" / "test_rows.hf.parquet")
-PLOT_FILES = ("simpleqa_outcomes.png", "scienceqa_breakdowns.png", "triviaqa_em_f1.png")
 
 # TriviaQA (last question of the prompt -> reply): two exact matches, one partial
 # match ("New York" against "new york yankees": F1 0.8), two misses.
@@ -59,6 +66,7 @@ TRIVIAQA_CAREFUL = {
 }
 NOT_ATTEMPTED_REPLY = "I don't know"
 WRONG_REPLY = "Paris"
+OFFLINE_MODELS = ("benchmarks/oracle", "benchmarks/random")
 
 
 def load_analysis() -> ModuleType:
@@ -72,10 +80,132 @@ def load_analysis() -> ModuleType:
 analysis = load_analysis()
 
 
-@functools.cache
-def simpleqa_questions() -> list[tuple[str, str]]:
-    with open(SIMPLEQA_CSV, encoding="utf-8", newline="") as handle:
-        return [(row["problem"], row["answer"]) for row in csv.DictReader(handle)]
+# --- what the analysis makes of each benchmark ------------------------------------
+
+# A table the analysis computes for one benchmark, the column that counts a question as
+# right, and the rows whose ``n`` add up to the questions (each question in one of them).
+PerQuestion = tuple[Callable[[pd.DataFrame], pd.DataFrame], str, Callable[[pd.DataFrame], Any]]
+
+
+def every_row(table: pd.DataFrame) -> pd.Series:
+    return pd.Series(True, index=table.index)
+
+
+def analysis_plot(name: str) -> str | None:
+    """The plot the analysis draws of benchmark ``name`` (None: it has none)."""
+    if specs()[name].judged:
+        return f"{name}_outcomes.png"
+    return {"scienceqa": analysis.SCIENCEQA_FILE, "triviaqa": analysis.TRIVIAQA_FILE}.get(name)
+
+
+def analysis_table(name: str) -> PerQuestion | None:
+    """The table behind that plot (None: no plot)."""
+    if specs()[name].judged:
+        return (
+            functools.partial(analysis.simpleqa_outcome_table, benchmark=name),
+            "correct",
+            every_row,
+        )
+    return {
+        "triviaqa": (analysis.triviaqa_match_table, "exact_match", every_row),
+        "scienceqa": (  # every question has one subject
+            analysis.scienceqa_accuracy_table,
+            "accuracy",
+            lambda table: table["breakdown"] == "paper_subject",
+        ),
+    }.get(name)
+
+
+PLOTS = {name: plot for name in BENCHMARKS if (plot := analysis_plot(name)) is not None}
+
+
+@pytest.fixture(scope="module")
+def offline_logs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """``logs(name)``: the folder of benchmark ``name``'s runs on its bundled sample by the
+    oracle and the random model (the oracle grading), made on first use, under one root."""
+    root = tmp_path_factory.mktemp("offline")
+
+    @functools.cache
+    def logs(name: str) -> Path:
+        spec = specs()[name]
+        logs = eval(
+            spec.task(bundled_sample=True),
+            model=list(OFFLINE_MODELS),
+            model_roles={"grader": "benchmarks/oracle"} if spec.judged else None,
+            log_dir=str(root / name),
+            display="none",
+        )
+        assert [log.status for log in logs] == ["success"] * 2, [str(log.error) for log in logs]
+        return root / name
+
+    return logs
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_the_analysis_reads_every_benchmark(
+    name: str,
+    offline_logs: Callable[[str], Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    samples = analysis.load_samples(offline_logs(name))
+    questions = len(specs()[name].task(bundled_sample=True).dataset)
+    assert samples.groupby(["benchmark", "model"]).size().to_dict() == {
+        (name, model): questions for model in OFFLINE_MODELS
+    }
+    assert samples[analysis.score_column(name)].notna().all()
+
+    written = analysis.plot_all(samples, tmp_path)
+    assert [path.name for path in written] == ([PLOTS[name]] if name in PLOTS else [])
+    for path in written:
+        assert_is_a_real_plot(path)
+    out = capsys.readouterr().out
+    for other, plot in PLOTS.items():
+        if other != name:
+            assert f"No {specs()[other].title} run in the logs: {plot} not written." in out
+
+    per_question = analysis_table(name)
+    if per_question is None:
+        return
+    table_of, right_column, rows_of_questions = per_question
+    right, pinned_questions = pinned(
+        name, "RANDOM_RIGHT", "(questions benchmarks/random gets right at seed 0, questions)"
+    )
+    table = table_of(samples)
+    table = table[rows_of_questions(table)]
+    for model, share in (("benchmarks/oracle", 1.0), ("benchmarks/random", right / questions)):
+        of_model = table[table["model"] == model]
+        assert of_model["n"].sum() == questions == pinned_questions, (model, of_model)
+        right_share = (of_model[right_column] * of_model["n"]).sum() / questions
+        assert right_share == pytest.approx(share), (model, of_model)
+
+
+def test_the_analysis_script_draws_every_plot(
+    offline_logs: Callable[[str], Path], tmp_path: Path
+) -> None:
+    root = {offline_logs(name).parent for name in BENCHMARKS}.pop()
+    result = subprocess.run(
+        [sys.executable, str(EXAMPLES / "analyze_logs.py"), str(root), str(tmp_path / "plots")],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert sorted(path.name for path in (tmp_path / "plots").iterdir()) == sorted(PLOTS.values())
+    for plot in PLOTS.values():
+        assert f"Wrote {tmp_path / 'plots' / plot}" in result.stdout
+        assert_is_a_real_plot(tmp_path / "plots" / plot)
+    assert "No " not in result.stdout and "older run" not in result.stdout, result.stdout
+
+
+# --- exact numbers from scripted models -----------------------------------------
+
+
+def open_questions(path: str) -> tuple[tuple[str, str], ...]:
+    """(problem, answer) of each row of a SimpleQA-style CSV fixture."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        return tuple((row["problem"], row["answer"]) for row in csv.DictReader(handle))
 
 
 @functools.cache
@@ -94,12 +224,10 @@ def has_image(messages: list[ChatMessage]) -> bool:
     )
 
 
-def careful_reply(messages: list[ChatMessage]) -> str:
-    """A text-only 'model': right on text-only ScienceQA rows, 'A' on image rows;
-    SimpleQA row i answered right (i % 3 == 0), not attempted (1) or wrong (2)."""
+def careful_reply(questions: tuple[tuple[str, str], ...], messages: list[ChatMessage]) -> str:
+    """A text-only 'model': right on text-only ScienceQA rows, 'A' on image rows; the open
+    questions' row i answered right (i % 3 == 0), not attempted (1) or wrong (2)."""
     text = last_user_text(messages)
-    if "'ANSWER: [LETTER]'" in text:  # Winogrande
-        return "ANSWER: " + "AB"[zlib.crc32(text.encode()) % 2]
     if "Answer with the option letter" in text:  # ScienceQA
         if has_image(messages):
             return "A"
@@ -107,7 +235,7 @@ def careful_reply(messages: list[ChatMessage]) -> str:
     if text.endswith("Answer:"):  # TriviaQA: only the last question counts
         question = text.rsplit("Question: ", 1)[-1]
         return next(reply for key, reply in TRIVIAQA_CAREFUL.items() if key in question)
-    for index, (problem, answer) in enumerate(simpleqa_questions()):
+    for index, (problem, answer) in enumerate(questions):
         if text == problem:
             return (answer, NOT_ATTEMPTED_REPLY, WRONG_REPLY)[index % 3]
     raise AssertionError(f"unexpected prompt: {text[:200]!r}")
@@ -115,8 +243,6 @@ def careful_reply(messages: list[ChatMessage]) -> str:
 
 def guesser_reply(messages: list[ChatMessage]) -> str:
     text = last_user_text(messages)
-    if "'ANSWER: [LETTER]'" in text:
-        return "ANSWER: A"
     if "Answer with the option letter" in text:
         return "A"
     if text.endswith("Answer:"):
@@ -146,21 +272,27 @@ def log_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert stale.status == "success"
     time.sleep(1.1)  # log creation times have whole seconds
-    logs = eval(
-        [
-            triviaqa(data_files=TRIVIAQA_FILES),
-            simpleqa(dataset_path=SIMPLEQA_CSV),
-            winogrande(data_files=WINOGRANDE_FILE),
-            scienceqa(data_files=SCIENCEQA_FILE),
-        ],
-        model=[
-            scripted_model(careful_reply, name="careful"),
-            scripted_model(guesser_reply, name="guesser"),
-        ],
-        model_roles={"grader": scripted_model(judge_reply, name="grader")},
-        log_dir=str(directory),
-        display="none",
-    )
+    grader = {"grader": scripted_model(judge_reply, name="grader")}
+    logs = []
+    # each file of open questions with the careful model that knows its row numbers
+    for tasks, questions in (
+        ([triviaqa(data_files=TRIVIAQA_FILES), scienceqa(data_files=SCIENCEQA_FILE)], ()),
+        ([simpleqa(dataset_path=SIMPLEQA_CSV)], open_questions(SIMPLEQA_CSV)),
+        (
+            [simpleqa_verified(dataset_path=SIMPLEQA_VERIFIED_CSV)],
+            open_questions(SIMPLEQA_VERIFIED_CSV),
+        ),
+    ):
+        logs += eval(
+            tasks,
+            model=[
+                scripted_model(functools.partial(careful_reply, questions), name="careful"),
+                scripted_model(guesser_reply, name="guesser"),
+            ],
+            model_roles=grader,
+            log_dir=str(directory),
+            display="none",
+        )
     assert [log.status for log in logs] == ["success"] * 8, [str(log.error) for log in logs]
     return directory
 
@@ -172,11 +304,29 @@ def records(frame) -> list[dict]:
     ]
 
 
-def test_analysis_tables_hold_the_scripted_numbers(log_dir: Path) -> None:
+def outcome_records(rows: tuple[tuple[str, float, float, float, int], ...]) -> list[dict]:
+    """(topic, correct, incorrect, not attempted, n) rows as the outcome table's records."""
+    return [
+        {
+            "topic": t,
+            "correct": c,
+            "incorrect": i,
+            "not_attempted": na,
+            "judge_failure": 0.0,
+            "n": n,
+        }
+        for t, c, i, na, n in rows
+    ]
+
+
+def test_analysis_tables_hold_the_scripted_numbers(
+    log_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     samples = analysis.load_samples(log_dir)
+    assert "Using the latest of several runs for 1 older run(s)." in capsys.readouterr().out
     assert sorted(set(zip(samples["benchmark"], samples["model"], strict=True))) == [
         (benchmark, f"mockllm/{model}")
-        for benchmark in ("scienceqa", "simpleqa", "triviaqa", "winogrande")
+        for benchmark in ("scienceqa", "simpleqa", "simpleqa_verified", "triviaqa")
         for model in ("careful", "guesser")
     ]
 
@@ -189,25 +339,34 @@ def test_analysis_tables_hold_the_scripted_numbers(log_dir: Path) -> None:
     careful = outcomes[outcomes["model"] == "mockllm/careful"].drop(columns="model")
     # Fixture topics by row: Sci, Sci, Geo, Sports, Pol, unknown (cut metadata), Pol, Pol,
     # Sports, Pol; row i is right / not attempted / wrong for i % 3 = 0 / 1 / 2.
-    assert records(careful) == [
-        {
-            "topic": t,
-            "correct": c,
-            "incorrect": i,
-            "not_attempted": na,
-            "judge_failure": 0.0,
-            "n": n,
-        }
-        for t, c, i, na, n in (
+    assert records(careful) == outcome_records(
+        (
             ("Geography", 0.0, 1.0, 0.0, 1),
             ("Politics", 0.5, 0.0, 0.5, 4),
             ("Science and technology", 0.5, 0.0, 0.5, 2),
             ("Sports", 0.5, 0.5, 0.0, 2),
             ("unknown", 0.0, 1.0, 0.0, 1),
         )
-    ]
+    )
     guesser = outcomes[outcomes["model"] == "mockllm/guesser"]
     assert guesser["incorrect"].tolist() == [1.0] * 5 and guesser["n"].sum() == 10
+
+    outcomes = analysis.simpleqa_outcome_table(samples, "simpleqa_verified")
+    careful = outcomes[outcomes["model"] == "mockllm/careful"].drop(columns="model")
+    # Fixture topics by row: Sci, Sci, Geo, Sports, Pol, Pol, Sports, Pol, Pol, TV shows,
+    # Art, Geo; the same rule by row.
+    assert records(careful) == outcome_records(
+        (
+            ("Art", 0.0, 0.0, 1.0, 1),
+            ("Geography", 0.0, 1.0, 0.0, 2),
+            ("Politics", 0.0, 0.5, 0.5, 4),
+            ("Science and technology", 0.5, 0.0, 0.5, 2),
+            ("Sports", 1.0, 0.0, 0.0, 2),
+            ("TV shows", 1.0, 0.0, 0.0, 1),
+        )
+    )
+    guesser = outcomes[outcomes["model"] == "mockllm/guesser"]
+    assert guesser["incorrect"].tolist() == [1.0] * 6 and guesser["n"].sum() == 12
 
     accuracy = analysis.scienceqa_accuracy_table(samples)
     assert records(accuracy[accuracy["model"] == "mockllm/careful"].drop(columns="model")) == [
@@ -252,33 +411,6 @@ def assert_is_a_real_plot(path: Path) -> None:
         assert background < 0.97 * width * height, path.name
 
 
-def test_analysis_script_writes_the_three_plots(log_dir: Path, tmp_path: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, str(EXAMPLES / "analyze_logs.py"), str(log_dir), str(tmp_path / "plots")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "Using the latest of several runs for 1 older run(s)." in result.stdout
-    for name in PLOT_FILES:
-        assert f"Wrote {tmp_path / 'plots' / name}" in result.stdout
-        assert_is_a_real_plot(tmp_path / "plots" / name)
-
-
-def test_plots_skip_benchmarks_without_runs(
-    log_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    samples = analysis.load_samples(log_dir)
-    winogrande_only = samples[samples["benchmark"] == "winogrande"]
-    assert analysis.plot_all(winogrande_only, tmp_path) == []
-    assert list(tmp_path.iterdir()) == []
-    out = capsys.readouterr().out
-    for benchmark, name in zip(("SimpleQA", "ScienceQA", "TriviaQA"), PLOT_FILES, strict=True):
-        assert f"No {benchmark} run in the logs: {name} not written." in out
-
-
 def test_analysis_script_refuses_a_missing_log_dir(tmp_path: Path) -> None:
     assert analysis.main([str(tmp_path / "nowhere"), str(tmp_path / "plots")]) == 2
     assert analysis.main([str(tmp_path), str(tmp_path / "plots")]) == 1
@@ -288,6 +420,8 @@ def test_analysis_script_refuses_a_missing_log_dir(tmp_path: Path) -> None:
 # --- the notebook ---------------------------------------------------------------
 
 NOTEBOOK = EXAMPLES / "quickstart.ipynb"
+# The notebook runs TriviaQA, SimpleQA, Winogrande and ScienceQA, and plots what it ran.
+NOTEBOOK_PLOTS = ("simpleqa_outcomes.png", analysis.SCIENCEQA_FILE, analysis.TRIVIAQA_FILE)
 
 
 def notebook_parameters(log_dir: Path, plot_dir: Path) -> str:
@@ -404,7 +538,7 @@ def test_notebook_runs_offline_out_of_the_box(
     triviaqa_cell = next(c for c in notebook.cells if "triviaqa_log = run(" in c.source)
     table = triviaqa_cell.outputs[-1]["data"]["text/plain"]
     assert re.search(r"triviaqa_scorer\s+exact_match\s+1\.0\b", table), table  # the oracle
-    assert sorted(path.name for path in plot_dir.iterdir()) == sorted(PLOT_FILES)
+    assert sorted(path.name for path in plot_dir.iterdir()) == sorted(NOTEBOOK_PLOTS)
     assert len(list(log_dir.glob("*.eval"))) == 5
 
 
@@ -420,7 +554,7 @@ def test_notebook_runs_top_to_bottom(tmp_path: Path) -> None:
 
     outputs = [output for cell in notebook.cells for output in cell.get("outputs", [])]
     assert not [output for output in outputs if output.output_type == "error"]
-    assert sorted(path.name for path in plot_dir.iterdir()) == sorted(PLOT_FILES)
+    assert sorted(path.name for path in plot_dir.iterdir()) == sorted(NOTEBOOK_PLOTS)
     # The three plots are shown in the last cell.
     images = [o for o in notebook.cells[-1].outputs if "image/png" in o.get("data", {})]
     assert len(images) == 3

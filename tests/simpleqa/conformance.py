@@ -13,7 +13,7 @@ BAD_INPUTS_NOT_APPLICABLE: a kind of that table -> why it cannot occur here.
 
 FIRST_SAMPLE = ("simpleqa_0", "Who received the IEEE Frank Rosenblatt Award in 2010?")
 
-RANDOM_RIGHT = (1, 30)
+RANDOM_RIGHT = (0, 30)
 
 EXPLANATION = "judge replied 'A': A = CORRECT"
 

@@ -13,7 +13,7 @@ BAD_INPUTS_NOT_APPLICABLE: a kind of that table -> why it cannot occur here.
 
 FIRST_SAMPLE = (0, "Who received the IEEE Frank Rosenblatt Award in 2010?")
 
-RANDOM_RIGHT = (1, 20)
+RANDOM_RIGHT = (0, 20)
 
 EXPLANATION = "judge replied 'A': A = CORRECT"
 

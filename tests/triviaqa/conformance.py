@@ -12,7 +12,7 @@ BAD_INPUTS_NOT_APPLICABLE: a kind of that table -> why it cannot occur here.
 
 FIRST_SAMPLE = ("tc_33", "Question: What is the star sign of the date of the Battle of Waterloo?")
 
-RANDOM_RIGHT = (1, 30)
+RANDOM_RIGHT = (0, 30)
 
 BAD_INPUTS_COVERED_ELSEWHERE = {
     "missing column": "test_triviaqa.py::test_a_missing_column_names_the_file",
