@@ -1,0 +1,175 @@
+"""Generation against bare Inspect in alternated pairs: ``python -m bench.generation_pairs``.
+
+What issue "generation within 5 % of bare Inspect" asks, as a user sees it:
+whole ``inspect eval`` processes, wall time from start to exit, our task file
+against ``bench/bare_task.py`` given exactly the prompts, targets and images
+our solvers send (``bench.throughput_inputs``), on the same loopback server
+(``bench.loopback``, a process of its own answering at once) with the same
+options (``--limit N --max-connections 32``, default logging unless
+``--options`` says otherwise). The two sides run one after another, never at
+the same time, the first of each pair alternating (ours-bare, bare-ours, ...),
+so that a drift in the machine's speed hits both alike. Each pair gives a
+ratio, ours' wall time over bare's; the report is the median of those ratios
+with their range, and the same of CPU time (user + system of the process,
+from ``os.wait4``), which the other load on a shared machine disturbs less.
+
+Writes ``bench/out/generation_pairs.json`` (every run's raw numbers) and
+``.md``, and prints the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bench.child_runs import child_env, machine
+from bench.generate_data import DATA_DIR, default_seed_dir
+from bench.generate_data import generate as generate_data
+from bench.http_runs import cpu_plan, inspect_eval, pin_cpus, start_server
+from bench.throughput_variants import (
+    EVERY_ROW,
+    describe,
+    http_env,
+    replies,
+    variant_commands,
+    write_inputs,
+)
+from bench.workloads import case
+
+OUT_DIR = Path(__file__).resolve().parent / "out"
+SIDES = ("ours", "bare")
+
+
+def pair_order(index: int) -> tuple[str, str]:
+    """Ours first in even pairs, bare first in odd ones."""
+    return SIDES if index % 2 == 0 else (SIDES[1], SIDES[0])
+
+
+def spread(values: list[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def summarize_pairs(pairs: list[dict[str, dict[str, Any]]], samples: int) -> dict[str, Any]:
+    """Samples/s of each side and ours over bare, per pair, as medians and ranges."""
+    ok = [pair for pair in pairs if all(pair[side].get("status") == "ok" for side in SIDES)]
+    summary: dict[str, Any] = {"pairs": len(pairs), "ok_pairs": len(ok)}
+    for side in SIDES:
+        summary[f"{side}_samples_per_s"] = spread(
+            [p[side].get("samples", samples) / p[side]["wall_s"] for p in ok]
+        )
+        summary[f"{side}_peak_rss_mb"] = spread([p[side]["peak_rss_mb"] for p in ok])
+    summary["wall_ratio"] = spread([p["ours"]["wall_s"] / p["bare"]["wall_s"] for p in ok])
+    summary["cpu_ratio"] = spread([p["ours"]["cpu_s"] / p["bare"]["cpu_s"] for p in ok])
+    return summary
+
+
+def fmt(value: dict[str, float] | None, digits: int = 2) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value['median']:.{digits}f} ({value['min']:.{digits}f}-{value['max']:.{digits}f})"
+
+
+def report(results: dict[str, Any]) -> str:
+    info = results["machine"]
+    lines = [
+        f"Run {results['started']}, {info.get('cpus')} CPUs ({info.get('cpu_model')}), "
+        f"Python {info.get('python')}, "
+        + ", ".join(f"{name} {version}" for name, version in info.get("versions", {}).items())
+        + f"; load average {info.get('load_average_start')} at start, "
+        f"{info.get('load_average_end')} at end; {results['seconds']:.0f} s in all. "
+        f"{results['samples']} samples a run (fewer where the dataset is smaller), "
+        f"options `{' '.join(results['options'])}`, "
+        f"{results['pairs']} alternated pairs: median (range).",
+        "",
+        "| benchmark | ours samples/s | bare samples/s | ours / bare, wall | ours / bare, CPU "
+        "| within 5 % (wall) | ours peak RSS MB | bare peak RSS MB |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for key, summary in results["benchmarks"].items():
+        wall = summary["wall_ratio"]
+        within = "n/a" if wall is None else ("yes" if wall["median"] <= 1.05 else "**no**")
+        lines.append(
+            f"| {key} | {fmt(summary['ours_samples_per_s'], 1)} "
+            f"| {fmt(summary['bare_samples_per_s'], 1)} | {fmt(wall)} "
+            f"| {fmt(summary['cpu_ratio'])} | {within} "
+            f"| {fmt(summary['ours_peak_rss_mb'], 0)} | {fmt(summary['bare_peak_rss_mb'], 0)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=int, default=1500)
+    parser.add_argument("--pairs", type=int, default=4)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--only", default="triviaqa,winogrande")
+    parser.add_argument(
+        "--options", default="", help="more `inspect eval` options for both sides, quoted"
+    )
+    parser.add_argument(
+        "--pin",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the server on the first CPU, every eval on the others (default: on)",
+    )
+    parser.add_argument("--data", type=Path, default=DATA_DIR)
+    args = parser.parse_args()
+    keys = [key for key in args.only.split(",") if key]
+    started = time.perf_counter()
+    generate_data(args.data, seed_dir=default_seed_dir())
+    options = ["--limit", str(args.samples), "--max-connections", str(args.connections)]
+    options += args.options.split()
+    results: dict[str, Any] = {
+        "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": machine(),
+        "samples": args.samples,
+        "pairs": args.pairs,
+        "options": options,
+        "runs": {},
+        "benchmarks": {},
+    }
+    env = child_env(args.data)
+    server = start_server(replies(), env)
+    pin_cpus(server, cpu_plan() if args.pin else None)
+    env = http_env(args.data, server.base_url)
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-generation-") as tmp:
+            for key in keys:
+                inputs = write_inputs(key, EVERY_ROW, Path(tmp), args.data)
+                commands = variant_commands(key, inputs, args.data, env, options)
+                pairs: list[dict[str, dict[str, Any]]] = []
+                for index in range(args.pairs):
+                    pair: dict[str, dict[str, Any]] = {}
+                    for side in pair_order(index):
+                        task, config, side_options = commands[side]
+                        pair[side] = inspect_eval(task, config, key, case(key), side_options, env)
+                        print(
+                            f"  {key} pair {index + 1} {side}: "
+                            f"{describe(pair[side], args.samples)}",
+                            flush=True,
+                        )
+                    pairs.append(pair)
+                results["runs"][key] = pairs
+                results["benchmarks"][key] = summarize_pairs(pairs, args.samples)
+    finally:
+        server.stop()
+    results["machine"]["load_average_end"] = os.getloadavg()
+    results["seconds"] = time.perf_counter() - started
+    OUT_DIR.mkdir(exist_ok=True)
+    text = report(results)
+    (OUT_DIR / "generation_pairs.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
+    (OUT_DIR / "generation_pairs.md").write_text(text, encoding="utf-8")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
