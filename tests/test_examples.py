@@ -21,6 +21,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -202,6 +203,7 @@ def test_the_analysis_script_draws_every_plot(
 # --- exact numbers from scripted models -----------------------------------------
 
 
+@functools.cache
 def open_questions(path: str) -> tuple[tuple[str, str], ...]:
     """(problem, answer) of each row of a SimpleQA-style CSV fixture."""
     with open(path, encoding="utf-8", newline="") as handle:
@@ -224,10 +226,16 @@ def has_image(messages: list[ChatMessage]) -> bool:
     )
 
 
-def careful_reply(questions: tuple[tuple[str, str], ...], messages: list[ChatMessage]) -> str:
-    """A text-only 'model': right on text-only ScienceQA rows, 'A' on image rows; the open
-    questions' row i answered right (i % 3 == 0), not attempted (1) or wrong (2)."""
+def careful_reply(
+    messages: list[ChatMessage], questions: tuple[tuple[str, str], ...] | None = None
+) -> str:
+    """A text-only 'model': right on text-only ScienceQA rows, 'A' on image rows; row i of
+    the open questions (SimpleQA's fixture unless ``questions`` given) answered right
+    (i % 3 == 0), not attempted (1) or wrong (2). tests/test_compare.py runs it on every
+    benchmark of its logs, Winogrande too."""
     text = last_user_text(messages)
+    if "'ANSWER: [LETTER]'" in text:  # Winogrande
+        return "ANSWER: " + "AB"[zlib.crc32(text.encode()) % 2]
     if "Answer with the option letter" in text:  # ScienceQA
         if has_image(messages):
             return "A"
@@ -235,7 +243,7 @@ def careful_reply(questions: tuple[tuple[str, str], ...], messages: list[ChatMes
     if text.endswith("Answer:"):  # TriviaQA: only the last question counts
         question = text.rsplit("Question: ", 1)[-1]
         return next(reply for key, reply in TRIVIAQA_CAREFUL.items() if key in question)
-    for index, (problem, answer) in enumerate(questions):
+    for index, (problem, answer) in enumerate(questions or open_questions(SIMPLEQA_CSV)):
         if text == problem:
             return (answer, NOT_ATTEMPTED_REPLY, WRONG_REPLY)[index % 3]
     raise AssertionError(f"unexpected prompt: {text[:200]!r}")
@@ -243,6 +251,8 @@ def careful_reply(questions: tuple[tuple[str, str], ...], messages: list[ChatMes
 
 def guesser_reply(messages: list[ChatMessage]) -> str:
     text = last_user_text(messages)
+    if "'ANSWER: [LETTER]'" in text:
+        return "ANSWER: A"
     if "Answer with the option letter" in text:
         return "A"
     if text.endswith("Answer:"):
@@ -286,7 +296,9 @@ def log_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         logs += eval(
             tasks,
             model=[
-                scripted_model(functools.partial(careful_reply, questions), name="careful"),
+                scripted_model(
+                    functools.partial(careful_reply, questions=questions), name="careful"
+                ),
                 scripted_model(guesser_reply, name="guesser"),
             ],
             model_roles=grader,
