@@ -41,6 +41,8 @@ class Run:
     work: Path
     env: dict[str, str]
     lm_eval_python: str | None
+    # more options for our inspect eval (e.g. --no-log-realtime)
+    inspect_args: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ def inspect_eval(run: Run, config: str, model: str, env: dict[str, str]) -> dict
         "-T", f"shots={run.shots}", "-T", f"data_files={files}",
         "--model", model, "--model-base-url", f"http://127.0.0.1:{run.port}/v1",
         "--max-connections", str(run.connections),
-        "--log-dir", str(run.work / "inspect"), "--display", "none",
+        "--log-dir", str(run.work / "inspect"), "--display", "none", *run.inspect_args,
     ]  # fmt: skip
     return timed_process(command, {**run.env, **env})
 

@@ -25,6 +25,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -76,6 +77,9 @@ def main() -> None:
     parser.add_argument("--comparisons", default=",".join(COMPARISONS))
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--lm-eval-python", default=None)
+    parser.add_argument(
+        "--inspect-args", default="", help="more options for our side, e.g. --no-log-realtime"
+    )
     args = parser.parse_args()
     rows = len(FIXTURE.read_text(encoding="utf-8").splitlines())
     python, detail = lm_eval_python(args.lm_eval_python or peer_lm_eval_python())
@@ -90,10 +94,13 @@ def main() -> None:
         "HF_DATASETS_CACHE": str(work / "lm_eval_datasets_cache"),
     }
     server, port = start_server(env)
+    # a terminated bench still stops its server (the finally below)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     results: dict[str, Any] = {
         "rows": rows,
         "connections": args.connections,
         "lm_eval": detail,
+        "inspect_args": args.inspect_args,
         "runs": [],
     }
 
@@ -101,7 +108,8 @@ def main() -> None:
         folder = work / f"{comparison.name}-{side}-{shots}-{label}"
         folder.mkdir()
         connections = 1 if comparison.sequential else args.connections
-        run = Run(port, shots, connections, folder, env, python)
+        extra = tuple(args.inspect_args.split())
+        run = Run(port, shots, connections, folder, env, python, extra)
         return run_side(comparison, side, run)
 
     try:
@@ -140,7 +148,8 @@ def report(results: dict[str, Any], pairs: int) -> str:
     """The markdown table: medians over the pairs with [min-max]."""
     lines = [
         f"\n{results['rows']} questions, {results['connections']} connections (text: 1), "
-        f"lm-eval {results['lm_eval']}, medians of {pairs} alternated pairs [min-max]\n",
+        f"lm-eval {results['lm_eval']}, ours {results['inspect_args'] or 'as configured'}, "
+        f"medians of {pairs} alternated pairs [min-max]\n",
         "| path | shots | ours samples/s | lm-eval samples/s | ours / lm-eval "
         "| CPU s ours | CPU s lm-eval |",
         "|---|---|---|---|---|---|---|",
