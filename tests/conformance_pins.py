@@ -3,7 +3,17 @@
 Each benchmark's ``tests/<name>/conformance.py`` holds the values the generic tests
 (``tests/test_*.py``, parametrised over the specs) check it against; a new benchmark adds
 that module with its tests folder and edits no list. A missing module or constant fails
-naming the file and the constant to add.
+naming the file and the constant to add. The constants:
+
+FIRST_SAMPLE: the first bundled sample's id and how its prompt starts (two few-shot
+    examples where the task draws them): tests/test_determinism.py.
+RANDOM_RIGHT: (questions right, questions) of benchmarks/random, seed 0, on the bundled
+    sample: tests/test_offline_models.py.
+EXPLANATION: the pattern the scorer's explanation of one bundled question answered (and
+    graded) by benchmarks/oracle matches in full: tests/test_log_viewer.py.
+BAD_INPUTS_COVERED_ELSEWHERE: a kind of malformed input of tests/test_bad_inputs.py's table
+    -> the test of this folder that proves it (``file::test``).
+BAD_INPUTS_NOT_APPLICABLE: a kind of that table -> why it cannot occur here.
 """
 
 from __future__ import annotations

@@ -86,9 +86,7 @@ def test_the_spec_declares_a_registered_task_with_its_pieces(name: str) -> None:
     spec: BenchmarkSpec = specs()[name]
     assert spec.name == name and spec.task.__name__ == name
     assert f'name="benchmarks/{name}"' in (PACKAGE / f"{name}.py").read_text(encoding="utf-8")
-    assert "default" in spec.profiles, (
-        f"benchmarks/profiles: give {name} a 'default' profile"
-    )
+    assert "default" in spec.profiles, f"benchmarks/profiles: give {name} a 'default' profile"
     for profile_name, profile in spec.profiles.items():
         assert profile.name == profile_name, f"{name}: profile {profile_name!r} names itself"
         assert profile.reference, f"{name}: say what profile {profile_name!r} reproduces"

@@ -314,7 +314,9 @@ def test_missing_image_file_is_an_error(tmp_path: Path) -> None:
     records[0]["image"] = "images/missing.png"
     path = tmp_path / "rows.jsonl"
     path.write_text(json.dumps(records[0]) + "\n", encoding="utf-8")
-    with pytest.raises(DataError, match=r"line 1: field 'image': cannot read image file '.*missing"):
+    with pytest.raises(
+        DataError, match=r"line 1: field 'image': cannot read image file '.*missing"
+    ):
         scienceqa(data_files=str(path)).dataset[0]
 
 

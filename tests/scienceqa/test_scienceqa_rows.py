@@ -163,7 +163,9 @@ def test_a_row_error_is_not_kept_once_the_image_is_fixed(
     record = pq.read_table(FIXTURE).to_pylist()[0] | {"image": "pictures/a.png"}
     rows = tmp_path / "rows.jsonl"
     rows.write_text(json.dumps(record) + "\n", encoding="utf-8")
-    with pytest.raises(DataError, match=r"\(test split\), line 1: field 'image': cannot read image file"):
+    with pytest.raises(
+        DataError, match=r"\(test split\), line 1: field 'image': cannot read image file"
+    ):
         scienceqa(data_files=str(rows)).dataset[0]
     (tmp_path / "pictures").mkdir()
     (tmp_path / "pictures" / "a.png").write_bytes(

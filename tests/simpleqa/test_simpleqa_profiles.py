@@ -1,4 +1,5 @@
-"""SimpleQA profiles: what ``default`` and ``simple_evals_ee3b031`` send, and which rows they evaluate."""
+"""SimpleQA profiles: what ``default`` and ``simple_evals_ee3b031`` send, and which rows they
+evaluate."""
 
 from __future__ import annotations
 

@@ -1,14 +1,5 @@
-"""TriviaQA's pins for the generic conformance tests (read by tests/conformance_pins.py).
-
-FIRST_SAMPLE: the first bundled sample's id and how its prompt starts (two few-shot
-    examples where the task draws them): tests/test_determinism.py.
-RANDOM_RIGHT: (questions right, questions) of benchmarks/random, seed 0, on the bundled
-    sample: tests/test_offline_models.py.
-(No EXPLANATION: tests/test_log_viewer.py checks TriviaQA's in detail.)
-BAD_INPUTS_COVERED_ELSEWHERE: a kind of malformed input of tests/test_bad_inputs.py's table
-    -> the test of this folder that proves it (``file::test``).
-BAD_INPUTS_NOT_APPLICABLE: a kind of that table -> why it cannot occur here.
-"""
+"""TriviaQA's pins for the generic conformance tests (tests/conformance_pins.py
+says what each pins)."""
 
 FIRST_SAMPLE = ("tc_33", "Question: What is the star sign of the date of the Battle of Waterloo?")
 
