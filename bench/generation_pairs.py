@@ -13,7 +13,7 @@ ratio, ours' wall time over bare's; the report is the median of those ratios
 with their range, and the same of CPU time (user + system of the process,
 from ``os.wait4``), which the other load on a shared machine disturbs less.
 
-Writes ``bench/out/generation_pairs.json`` (every run's raw numbers) and
+Writes ``bench/out/generation_pairs.json`` (``--name``) (every run's raw numbers) and
 ``.md``, and prints the table.
 """
 
@@ -67,6 +67,10 @@ def summarize_pairs(pairs: list[dict[str, dict[str, Any]]], samples: int) -> dic
             [p[side].get("samples", samples) / p[side]["wall_s"] for p in ok]
         )
         summary[f"{side}_peak_rss_mb"] = spread([p[side]["peak_rss_mb"] for p in ok])
+    for field in ("wall_s", "cpu_s"):
+        summary[f"ours_{field}"] = spread([p["ours"][field] for p in ok])
+        summary[f"bare_{field}"] = spread([p["bare"][field] for p in ok])
+        summary[f"{field}_gap"] = spread([p["ours"][field] - p["bare"][field] for p in ok])
     summary["wall_ratio"] = spread([p["ours"]["wall_s"] / p["bare"]["wall_s"] for p in ok])
     summary["cpu_ratio"] = spread([p["ours"]["cpu_s"] / p["bare"]["cpu_s"] for p in ok])
     return summary
@@ -78,17 +82,22 @@ def fmt(value: dict[str, float] | None, digits: int = 2) -> str:
     return f"{value['median']:.{digits}f} ({value['min']:.{digits}f}-{value['max']:.{digits}f})"
 
 
+def load(averages: list[float] | None) -> str:
+    return "n/a" if averages is None else " ".join(f"{value:.1f}" for value in averages)
+
+
 def report(results: dict[str, Any]) -> str:
     info = results["machine"]
     lines = [
         f"Run {results['started']}, {info.get('cpus')} CPUs ({info.get('cpu_model')}), "
         f"Python {info.get('python')}, "
         + ", ".join(f"{name} {version}" for name, version in info.get("versions", {}).items())
-        + f"; load average {info.get('load_average_start')} at start, "
-        f"{info.get('load_average_end')} at end; {results['seconds']:.0f} s in all. "
+        + f"; load average {load(info.get('load_average_start'))} at start, "
+        f"{load(info.get('load_average_end'))} at end; {results['seconds']:.0f} s in all. "
         f"{results['samples']} samples a run (fewer where the dataset is smaller), "
         f"options `{' '.join(results['options'])}`, "
-        f"{results['pairs']} alternated pairs: median (range).",
+        f"{results['pairs']} alternated pairs: median (range). The bare task given "
+        f"{results['bare_rows'] or 'every'} rows.",
         "",
         "| benchmark | ours samples/s | bare samples/s | ours / bare, wall | ours / bare, CPU "
         "| within 5 % (wall) | ours peak RSS MB | bare peak RSS MB |",
@@ -102,6 +111,18 @@ def report(results: dict[str, Any]) -> str:
             f"| {fmt(summary['bare_samples_per_s'], 1)} | {fmt(wall)} "
             f"| {fmt(summary['cpu_ratio'])} | {within} "
             f"| {fmt(summary['ours_peak_rss_mb'], 0)} | {fmt(summary['bare_peak_rss_mb'], 0)} |"
+        )
+    lines += [
+        "",
+        "| benchmark | ours wall s | bare wall s | ours - bare wall s | ours CPU s | bare CPU s "
+        "| ours - bare CPU s |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for key, summary in results["benchmarks"].items():
+        lines.append(
+            f"| {key} | {fmt(summary['ours_wall_s'], 1)} | {fmt(summary['bare_wall_s'], 1)} "
+            f"| {fmt(summary['wall_s_gap'])} | {fmt(summary['ours_cpu_s'], 1)} "
+            f"| {fmt(summary['bare_cpu_s'], 1)} | {fmt(summary['cpu_s_gap'])} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -121,7 +142,15 @@ def main() -> None:
         default=True,
         help="the server on the first CPU, every eval on the others (default: on)",
     )
+    parser.add_argument(
+        "--bare-rows",
+        type=int,
+        default=None,
+        help="give the bare task only this many rows (default: every row, as Inspect builds "
+        "every sample before --limit); --samples 10 --bare-rows 10 is the start a user sees",
+    )
     parser.add_argument("--data", type=Path, default=DATA_DIR)
+    parser.add_argument("--name", default="generation_pairs", help="bench/out/<name>.json, .md")
     args = parser.parse_args()
     keys = [key for key in args.only.split(",") if key]
     started = time.perf_counter()
@@ -134,6 +163,7 @@ def main() -> None:
         "samples": args.samples,
         "pairs": args.pairs,
         "options": options,
+        "bare_rows": args.bare_rows,
         "runs": {},
         "benchmarks": {},
     }
@@ -144,7 +174,7 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="bench-generation-") as tmp:
             for key in keys:
-                inputs = write_inputs(key, EVERY_ROW, Path(tmp), args.data)
+                inputs = write_inputs(key, args.bare_rows or EVERY_ROW, Path(tmp), args.data)
                 commands = variant_commands(key, inputs, args.data, env, options)
                 pairs: list[dict[str, dict[str, Any]]] = []
                 for index in range(args.pairs):
@@ -166,8 +196,8 @@ def main() -> None:
     results["seconds"] = time.perf_counter() - started
     OUT_DIR.mkdir(exist_ok=True)
     text = report(results)
-    (OUT_DIR / "generation_pairs.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
-    (OUT_DIR / "generation_pairs.md").write_text(text, encoding="utf-8")
+    (OUT_DIR / f"{args.name}.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
+    (OUT_DIR / f"{args.name}.md").write_text(text, encoding="utf-8")
     print(text)
 
 
