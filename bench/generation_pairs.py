@@ -97,7 +97,7 @@ def report(results: dict[str, Any]) -> str:
         f"{results['samples']} samples a run (fewer where the dataset is smaller), "
         f"options `{' '.join(results['options'])}`, "
         f"{results['pairs']} alternated pairs: median (range). The bare task given "
-        f"{results['bare_rows'] or 'every'} rows.",
+        + (f"{results['bare_rows']} rows." if results["bare_rows"] else "every row."),
         "",
         "| benchmark | ours samples/s | bare samples/s | ours / bare, wall | ours / bare, CPU "
         "| within 5 % (wall) | ours peak RSS MB | bare peak RSS MB |",

@@ -1,0 +1,58 @@
+"""bench.generation_pairs: alternated order, per-pair ratios and gaps, the report's rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench.generation_pairs import pair_order, report, summarize_pairs
+
+
+def run(wall: float, cpu: float, rss: float = 200.0, samples: int = 100) -> dict[str, Any]:
+    return {"status": "ok", "wall_s": wall, "cpu_s": cpu, "peak_rss_mb": rss, "samples": samples}
+
+
+def test_pairs_alternate_which_side_goes_first() -> None:
+    assert [pair_order(i) for i in range(3)] == [
+        ("ours", "bare"),
+        ("bare", "ours"),
+        ("ours", "bare"),
+    ]
+
+
+def test_ratios_and_gaps_are_per_pair_medians_with_ranges() -> None:
+    pairs = [
+        {"ours": run(11.0, 8.0), "bare": run(10.0, 8.0)},
+        {"ours": run(20.0, 9.0), "bare": run(10.0, 6.0)},
+        {"ours": run(10.0, 6.0), "bare": run(10.0, 6.0)},
+        {"ours": {"status": "error"}, "bare": run(1.0, 1.0)},
+    ]
+    summary = summarize_pairs(pairs, 100)
+    assert (summary["pairs"], summary["ok_pairs"]) == (4, 3)
+    assert summary["wall_ratio"] == {"median": 1.1, "min": 1.0, "max": 2.0}
+    assert summary["cpu_ratio"] == {"median": 1.0, "min": 1.0, "max": 1.5}
+    assert summary["wall_s_gap"] == {"median": 1.0, "min": 0.0, "max": 10.0}
+    assert summary["ours_samples_per_s"] == {"median": 100 / 11.0, "min": 5.0, "max": 10.0}
+
+
+def test_report_judges_the_median_wall_ratio() -> None:
+    pairs = [{"ours": run(10.4, 5.0), "bare": run(10.0, 5.0)}]
+    results = {
+        "started": "2026-12-04 17:00 UTC",
+        "machine": {"cpus": 2, "versions": {}, "load_average_start": [1.0, 1.0, 1.0]},
+        "seconds": 30.0,
+        "samples": 100,
+        "pairs": 1,
+        "options": ["--limit", "100"],
+        "bare_rows": None,
+        "benchmarks": {"triviaqa": summarize_pairs(pairs, 100)},
+    }
+    text = report(results)
+    assert (
+        "| triviaqa | 9.6 (9.6-9.6) | 10.0 (10.0-10.0) | 1.04 (1.04-1.04) "
+        "| 1.00 (1.00-1.00) | yes |" in text
+    )
+    assert "The bare task given every row." in text
+    results["benchmarks"] = {
+        "triviaqa": summarize_pairs([{"ours": run(10.6, 5.0), "bare": run(10.0, 5.0)}], 100)
+    }
+    assert "| 1.06 (1.06-1.06) | 1.00 (1.00-1.00) | **no** |" in report(results)
