@@ -9,6 +9,9 @@ judge receives what our SimpleQA judge receives. An image is referenced by
 its file path, as Inspect's own multimodal evals do: Inspect reads it into a
 data URI when the sample starts.
 
+``-T generate_config=<dict>`` gives it the benchmark task's generation settings
+(``max_tokens``, stop sequences, ...), so that both send the same request bodies.
+
 ``-T sample_metadata=true`` also gives each sample the benchmark's own
 metadata and choices, and ``group_by`` (a list of ``[metadata key, name
 template]`` pairs, from the benchmark's grouped metrics) adds Inspect's
@@ -24,7 +27,13 @@ from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageUser,
+    ContentImage,
+    ContentText,
+    GenerateConfig,
+)
 from inspect_ai.scorer import Metric, accuracy, grouped, match, model_graded_fact, stderr
 from inspect_ai.solver import generate
 
@@ -67,6 +76,7 @@ def bare(
     judge_template: str | None = None,
     sample_metadata: bool = False,
     group_by: list[Any] | None = None,
+    generate_config: dict[str, Any] | None = None,
 ) -> Task:
     lines = Path(inputs).read_text(encoding="utf-8").splitlines()
     scorer = (
@@ -83,4 +93,5 @@ def bare(
         solver=generate(),
         scorer=scorer,
         metrics=breakdown_metrics(group_by) if group_by else None,
+        config=GenerateConfig(**(generate_config or {})),
     )

@@ -11,6 +11,9 @@ commands, each run as a fresh process against tests/completions_server.py.
 - ``text``: ``configs/winogrande_lm_eval_gguf.yaml`` (one string a request, no tokenizer)
   against its ``gguf`` client, which sends one request at a time: ours runs with
   ``--max-connections 1`` then, the same concurrency.
+
+``FLOORS``: bench/loglikelihood_floor.py with 0 and 2 plain requests a question, the
+floor under any log-likelihood task on Inspect.
 """
 
 from __future__ import annotations
@@ -122,6 +125,31 @@ def lm_eval_local_completions(run: Run) -> dict[str, Any]:
 def lm_eval_gguf(run: Run) -> dict[str, Any]:
     return lm_eval_run(run, "gguf", f"base_url=http://127.0.0.1:{run.port}")
 
+
+def floor_side(requests: int, model: str, env: dict[str, str]) -> Callable[[Run], dict[str, Any]]:
+    """bench/loglikelihood_floor.py: ``requests`` plain model calls a question, no tokenizer."""
+
+    def run_floor(run: Run) -> dict[str, Any]:
+        command = [
+            str(Path(sys.executable).with_name("inspect")), "eval",
+            "bench/loglikelihood_floor.py", "-T", f"rows={FIXTURE}", "-T", f"requests={requests}",
+            "--model", model, "--model-base-url", f"http://127.0.0.1:{run.port}/v1",
+            "--max-connections", str(run.connections),
+            "--log-dir", str(run.work / "inspect"), "--display", "none",
+        ]  # fmt: skip
+        return timed_process(command, {**run.env, **env})
+
+    return run_floor
+
+
+# Inspect's floor, by the number of requests a question: the same model and connections
+FLOOR_REQUESTS = (0, 2)
+FLOORS = {
+    requests: floor_side(
+        requests, "openai-api-completions/loopback/scripted", {"LOOPBACK_API_KEY": "x"}
+    )
+    for requests in FLOOR_REQUESTS
+}
 
 COMPARISONS = {
     comparison.name: comparison

@@ -8,8 +8,12 @@ tests/fixtures/winogrande/validation_full.jsonl, for each request path
 ``text``) and each ``--shots``, in ``--pairs`` pairs: our ``inspect eval`` and
 lm-evaluation-harness 0.4.13's ``lm_eval`` one after the other, the order
 swapped from one pair to the next, so that whatever else the machine is doing
-falls on both sides. lm-eval's python is ``--lm-eval-python``, ``$LM_EVAL_PYTHON``
-or the peer tests' venv (tests/peers/peer_env.py) when it exists.
+falls on both sides. With ``--floor`` (the default), each pair also runs
+bench/loglikelihood_floor.py, 0 and then 2 plain requests a question through Inspect's
+``Model.generate`` (no tokenizer, no prefix; the first ``--shots`` only, as it has none):
+the floor under anything built on Inspect that records every request. lm-eval's python
+is ``--lm-eval-python``, ``$LM_EVAL_PYTHON`` or the peer tests' venv
+(tests/peers/peer_env.py) when it exists.
 
 Each run is a fresh process timed from start to exit (imports, data, the
 server's tokenizer calls, the log included); samples/s is questions over that
@@ -34,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.http_runs import REPO_DIR, lm_eval_python
-from bench.loglikelihood_sides import COMPARISONS, FIXTURE, Comparison, Run
+from bench.loglikelihood_sides import COMPARISONS, FIXTURE, FLOORS, Comparison, Run
 from tests.peers.peer_env import ENV_DIR
 
 OUT = REPO_DIR / "bench" / "out" / "loglikelihood.json"
@@ -78,6 +82,12 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--lm-eval-python", default=None)
     parser.add_argument(
+        "--floor",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also time bench/loglikelihood_floor.py in each pair (default: on)",
+    )
+    parser.add_argument(
         "--inspect-args", default="", help="more options for our side, e.g. --no-log-realtime"
     )
     args = parser.parse_args()
@@ -110,16 +120,24 @@ def main() -> None:
         connections = 1 if comparison.sequential else args.connections
         extra = tuple(args.inspect_args.split())
         run = Run(port, shots, connections, folder, env, python, extra)
+        if side.startswith("floor-"):
+            result = FLOORS[int(side.removeprefix("floor-"))](run)
+            if result["returncode"] != 0:
+                raise RuntimeError(f"{side} failed:\n{result['output_tail']}")
+            result.pop("output_tail")
+            return result
         return run_side(comparison, side, run)
 
+    floors = [f"floor-{requests}" for requests in FLOORS] if args.floor else []
     try:
-        for side in ("ours", "lm-eval"):
+        for side in ("ours", "lm-eval", *floors):
             one(comparisons[0], side, 0, "warm-up")
         for comparison in comparisons:
-            for shots in [int(s) for s in args.shots.split(",")]:
+            all_shots = [int(s) for s in args.shots.split(",")]
+            for shots in all_shots:
                 for pair in range(args.pairs):
                     sides = ["ours", "lm-eval"] if pair % 2 == 0 else ["lm-eval", "ours"]
-                    for side in sides:
+                    for side in sides + (floors if shots == all_shots[0] else []):
                         result = one(comparison, side, shots, str(pair))
                         samples_per_s = rows / result["wall_s"]
                         result.update(
@@ -154,7 +172,11 @@ def report(results: dict[str, Any], pairs: int) -> str:
         "| CPU s ours | CPU s lm-eval |",
         "|---|---|---|---|---|---|---|",
     ]
-    keys = dict.fromkeys((run["comparison"], run["shots"]) for run in results["runs"])
+    keys = dict.fromkeys(
+        (run["comparison"], run["shots"])
+        for run in results["runs"]
+        if not run["side"].startswith("floor-")
+    )
     for name, shots in keys:
         runs = [r for r in results["runs"] if r["comparison"] == name and r["shots"] == shots]
         side = {
@@ -173,6 +195,21 @@ def report(results: dict[str, Any], pairs: int) -> str:
             spread([r["cpu_s"] for r in side["lm-eval"]], 1),
         ]
         lines.append(f"| {name} | {shots} | " + " | ".join(cells) + " |")
+    floors = [run for run in results["runs"] if run["side"].startswith("floor-")]
+    if floors:
+        lines += [
+            "\nInspect's floor (bench/loglikelihood_floor.py: plain requests a question, "
+            "no tokenizer, no prefix)\n",
+            "| path | requests a question | samples/s | CPU s |",
+            "|---|---|---|---|",
+        ]
+        for name, side in dict.fromkeys((run["comparison"], run["side"]) for run in floors):
+            runs = [r for r in floors if r["comparison"] == name and r["side"] == side]
+            lines.append(
+                f"| {name} | {side.removeprefix('floor-')} | "
+                f"{spread([r['samples_per_s'] for r in runs], 1)} | "
+                f"{spread([r['cpu_s'] for r in runs], 1)} |"
+            )
     return "\n".join(lines)
 
 

@@ -106,6 +106,8 @@ def write_inputs(key: str, samples: int, out: Path, data_dir: Path) -> dict[str,
         "samples": written,
         "inputs": str(out / "inputs.jsonl"),
         "group_by": grouped_keys(task.metrics),
+        # the task's generation settings, for the bare task's requests to match ours
+        "generate_config": task.config.model_dump(exclude_none=True),
     }
     if spec.grader_reply is not None:
         template = out / "judge_template.txt"

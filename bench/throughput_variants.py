@@ -92,7 +92,7 @@ def variant_commands(
     and choices and Inspect's grouped accuracy over our breakdown keys.
     """
     measured = case(key)
-    bare_config = {"inputs": inputs["inputs"]}
+    bare_config = {"inputs": inputs["inputs"], "generate_config": inputs["generate_config"]}
     if "judge_template" in inputs:
         bare_config["judge_template"] = inputs["judge_template"]
     meta_config = {**bare_config, "sample_metadata": True, "group_by": inputs["group_by"]}

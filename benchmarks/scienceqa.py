@@ -60,6 +60,7 @@ from benchmarks.scorers.scienceqa import (
     paper_columns_of_former_metadata,
     scienceqa_metrics,
 )
+from benchmarks.solvers.prompted import prompt_then_generate
 from benchmarks.solvers.scienceqa import scienceqa_prompt
 from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing, OfferedOptions
 
@@ -163,7 +164,7 @@ def scienceqa(
     return Task(
         name="benchmarks/scienceqa",
         dataset=dataset,
-        solver=[scienceqa_prompt(settings.prompt_format), generate()],
+        solver=prompt_then_generate(scienceqa_prompt(settings.prompt_format), generate()),
         scorer=option_letter_scorer(LETTER_PARSER[settings.answer_parse]),
         metrics=scienceqa_metrics(),
         config=settings.generate,

@@ -74,7 +74,7 @@ from benchmarks.scorers.simpleqa import (
     SIMPLEQA_COMPARE_METRICS,
     simpleqa_task_metrics,
 )
-from benchmarks.solvers.simpleqa import ANSWER_PROMPT_FIELDS, ANSWER_TEMPLATE, candidate_solvers
+from benchmarks.solvers.simpleqa import ANSWER_PROMPT_FIELDS, ANSWER_TEMPLATE, candidate_solver
 from benchmarks.spec import BenchmarkSpec, FormerVersions, Listing
 
 __all__ = [
@@ -209,7 +209,7 @@ def simpleqa(
     return Task(
         name="benchmarks/simpleqa",
         dataset=data.dataset,
-        solver=candidate_solvers(answer_prompt, settings.system_message),
+        solver=candidate_solver(answer_prompt, settings.system_message),
         scorer=simpleqa_scorer(
             grade_prompt=grade_prompt,
             grade_parse=settings.grade_parse,

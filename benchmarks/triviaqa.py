@@ -74,6 +74,7 @@ from benchmarks.runtime.task_parameters import PROFILES_VALUE, Minimum, NoneMean
 from benchmarks.scorers.answer_matching import STOP_SEQUENCES, AnswerExtraction
 from benchmarks.scorers.triviaqa import TriviaQAMetric, triviaqa_scorer
 from benchmarks.solvers.fewshot import fewshot_prompt
+from benchmarks.solvers.prompted import prompt_then_generate
 from benchmarks.solvers.triviaqa import block_template
 from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing
 
@@ -198,7 +199,7 @@ def triviaqa(
     return Task(
         name="benchmarks/triviaqa",
         dataset=data.dataset,
-        solver=[
+        solver=prompt_then_generate(
             fewshot_prompt(
                 data.demonstrations or [],
                 template,
@@ -207,7 +208,7 @@ def triviaqa(
                 seed=settings.fewshot_seed,
             ),
             generation,
-        ],
+        ),
         scorer=triviaqa_scorer(
             metric=settings.metric, answer_extraction=settings.answer_extraction
         ),

@@ -75,6 +75,7 @@ from benchmarks.runtime.task_parameters import (
 from benchmarks.scorers.letters import option_letter_scorer
 from benchmarks.scorers.loglikelihood import LoglikelihoodRequest
 from benchmarks.solvers.fewshot import FEWSHOT_KEY
+from benchmarks.solvers.prompted import prompt_then_generate
 from benchmarks.solvers.winogrande import WinograndeDemonstrations, question_prompt
 
 # the evalscope-format prompt solver, for chains of one's own (examples/custom_chain.py)
@@ -220,7 +221,9 @@ def winogrande(
             name=f"{dataset_config}_{eval_split}",
             num_examples=args.num_examples,
         ),
-        solver=[question_prompt(settings.prompt_format, demonstrations), generate()],
+        solver=prompt_then_generate(
+            question_prompt(settings.prompt_format, demonstrations), generate()
+        ),
         scorer=option_letter_scorer(settings.answer_parse),
         config=settings.generate,
         metadata={

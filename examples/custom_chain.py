@@ -19,7 +19,6 @@ solvers build the prompt. So the chain can be extended or replaced:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai import Task, task, task_with
@@ -28,6 +27,7 @@ from inspect_ai.scorer import includes
 from inspect_ai.solver import Solver, chain, chain_of_thought, generate, solver
 
 from benchmarks.solvers.fewshot import fewshot_prompt
+from benchmarks.solvers.prompted import prompt_solvers
 from benchmarks.winogrande import winogrande, winogrande_prompt
 
 
@@ -44,9 +44,8 @@ def winogrande_cot_task(**task_args: Any) -> Task:
     """Winogrande (any of its task arguments) with a chain-of-thought step after its own
     prompt step (which holds the task's few-shot pool)."""
     benchmark = winogrande(**task_args)
-    steps = benchmark.solver
-    assert isinstance(steps, Sequence)  # Inspect's chain: [prompt step, generate()]
-    return task_with(benchmark, solver=chain(steps[0], chain_of_thought(), generate()))
+    prompt = prompt_solvers(benchmark.solver)  # its one step: the prompt, then generate()
+    return task_with(benchmark, solver=chain(*prompt, chain_of_thought(), generate()))
 
 
 # (country, capital): four demonstrations, then the questions

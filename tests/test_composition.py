@@ -23,14 +23,17 @@ from types import ModuleType
 import pytest
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
+from inspect_ai.event import SpanBeginEvent, StateEvent
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessage
 from inspect_ai.solver import generate
 
+from benchmarks.catalog import specs
 from benchmarks.runtime.replaced_solver import command_line_solver, instead, wrapping_tasks
 from benchmarks.solvers.fewshot import fewshot_prompt
 from benchmarks.solvers.mcq import context_text
 from benchmarks.solvers.prompt_preview import prompt_messages
+from benchmarks.spec import BenchmarkSpec
 from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
 from tests.inspect_cli import inspect_cli
@@ -270,8 +273,34 @@ def test_the_plan_names_the_shots_and_seed_the_task_used(tmp_path: Path) -> None
         log_dir=str(tmp_path),
         display="none",
     )
-    params = log.plan.steps[0].params
-    assert (params["shots"], params["seed"]) == (3, 7)
+    (step,) = log.plan.steps
+    assert step.solver == "benchmarks/prompt_then_generate"
+    prompt, generation = step.params["prompt"], step.params["generation"]
+    assert (prompt["name"], generation["name"]) == ("benchmarks/fewshot_prompt", "generate")
+    assert (prompt["params"]["shots"], prompt["params"]["seed"]) == (3, 7)
+
+
+@pytest.mark.parametrize("spec", specs().values(), ids=lambda spec: spec.name)
+def test_a_sample_runs_its_prompt_and_reply_as_one_solver_step(
+    spec: BenchmarkSpec, tmp_path: Path
+) -> None:
+    # Inspect records a state difference of the whole task state for each step of a
+    # chain: the prompt in a step of its own cost that again (solvers/prompted.py)
+    (log,) = eval(
+        spec.task(bundled_sample=True, num_examples=2),
+        model="benchmarks/oracle",
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success" and log.samples is not None
+    for sample in log.samples:
+        solver_spans = [
+            event.name
+            for event in sample.events
+            if isinstance(event, SpanBeginEvent) and event.type == "solver"
+        ]
+        states = [event for event in sample.events if isinstance(event, StateEvent)]
+        assert (len(solver_spans), len(states)) == (1, 1), solver_spans
 
 
 def test_the_preview_works_inside_a_running_event_loop() -> None:

@@ -6,22 +6,23 @@ from __future__ import annotations
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, system_message
 
 from benchmarks.runtime.registry_names import namespaced
+from benchmarks.solvers.prompted import prompt_then_generate
 
 # simpleqa_eval.py packs the bare question as the only user message.
 ANSWER_TEMPLATE = "{question}"
 ANSWER_PROMPT_FIELDS = frozenset({"question"})
 
 
-def candidate_solvers(answer_prompt: str, system: str | None) -> list[Solver]:
-    """The solvers of the model under test: ``system`` as the system message (None:
+def candidate_solver(answer_prompt: str, system: str | None) -> Solver:
+    """The solver of the model under test: ``system`` as the system message (None:
     none), the question through ``answer_prompt`` (unless it is the bare question),
-    and the model's reply."""
-    solvers = [generate()]
-    if answer_prompt != ANSWER_TEMPLATE:
-        solvers.insert(0, answer_template(answer_prompt))
+    then the model's reply, in one step (``solvers/prompted.py``)."""
+    prompts: list[Solver] = []
     if system is not None:
-        solvers.insert(0, system_message(system))
-    return solvers
+        prompts.append(system_message(system))
+    if answer_prompt != ANSWER_TEMPLATE:
+        prompts.append(answer_template(answer_prompt))
+    return prompt_then_generate(prompts, generate()) if prompts else generate()
 
 
 @solver(name=namespaced("answer_template", __name__))
