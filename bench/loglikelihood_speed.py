@@ -67,7 +67,10 @@ def peer_lm_eval_python() -> str | None:
 
 
 def run_side(comparison: Comparison, side: str, run: Run) -> dict[str, Any]:
-    result = (comparison.ours if side == "ours" else comparison.lm_eval)(run)
+    if side.startswith("floor-"):
+        result = FLOORS[int(side.removeprefix("floor-"))](run)
+    else:
+        result = (comparison.ours if side == "ours" else comparison.lm_eval)(run)
     if result["returncode"] != 0:
         raise RuntimeError(f"{comparison.name} {side} failed:\n{result['output_tail']}")
     result.pop("output_tail")
@@ -120,12 +123,6 @@ def main() -> None:
         connections = 1 if comparison.sequential else args.connections
         extra = tuple(args.inspect_args.split())
         run = Run(port, shots, connections, folder, env, python, extra)
-        if side.startswith("floor-"):
-            result = FLOORS[int(side.removeprefix("floor-"))](run)
-            if result["returncode"] != 0:
-                raise RuntimeError(f"{side} failed:\n{result['output_tail']}")
-            result.pop("output_tail")
-            return result
         return run_side(comparison, side, run)
 
     floors = [f"floor-{requests}" for requests in FLOORS] if args.floor else []
