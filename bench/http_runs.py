@@ -1,9 +1,9 @@
 """Processes of the throughput bench: the loopback server, ``inspect eval`` and lm-eval runs.
 
 Each evaluation is a fresh ``inspect eval`` process (what a user runs), timed
-from start to exit; its peak RSS comes from ``os.wait4`` (the kernel's
-``ru_maxrss`` of that child alone) with its CPU time, and the
-sample count and status from its log header.
+from start to exit; its peak RSS and CPU time come from ``os.wait4`` of the
+command itself (``bench/measured_child.py``), the sample count and status from
+its log header.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
 SERVICE = "loopback"
 RUN_TIMEOUT_SECONDS = 900
+MEASURED_CHILD = BENCH_DIR / "measured_child.py"
 # The server exits by itself after this long, whatever happens to the bench.
 SERVER_MAX_SECONDS = 3 * 3600
 LM_EVAL_PYTHON_ENV = "LM_EVAL_PYTHON"
@@ -118,12 +119,15 @@ def server_ceiling(server: Server, body: dict[str, Any], requests: int, env: dic
 
 
 def timed_process(command: Sequence[str], env: dict[str, str]) -> dict[str, Any]:
-    """Run ``command``; its wall time, peak RSS (MB) and output tail."""
-    with tempfile.TemporaryFile("w+") as output:
+    """Run ``command``; its wall time, CPU time, peak RSS (MB) and output tail. CPU and
+    peak RSS are the command's own (``bench/measured_child.py``: not the bench's peak,
+    which Linux would carry over into a child it forks)."""
+    with tempfile.TemporaryFile("w+") as output, tempfile.TemporaryDirectory() as tmp:
+        used = Path(tmp) / "used.json"
         started = time.perf_counter()
         cpus = _harness_cpus
         process = subprocess.Popen(
-            command,
+            [sys.executable, str(MEASURED_CHILD), str(used), "--", *command],
             cwd=REPO_DIR,
             env=env,
             stdout=output,
@@ -131,25 +135,21 @@ def timed_process(command: Sequence[str], env: dict[str, str]) -> dict[str, Any]
             text=True,
             preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus),
         )
-        deadline = started + RUN_TIMEOUT_SECONDS
-        while True:
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-            if pid != 0:
-                break
-            if time.perf_counter() > deadline:
-                process.kill()
-            time.sleep(0.05)
+        try:
+            process.wait(timeout=RUN_TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.terminate()
+            process.wait()
         wall = time.perf_counter() - started
-        process.returncode = os.waitstatus_to_exitcode(status)
         output.seek(0)
         tail = output.read()[-3000:]
+        usage = json.loads(used.read_text(encoding="utf-8")) if used.exists() else {}
     return {
         "returncode": process.returncode,
         "wall_s": wall,
         # CPU of the process (user + system): steadier than wall time on a shared machine
-        "cpu_s": usage.ru_utime + usage.ru_stime,
-        # Linux reports ru_maxrss in KB
-        "peak_rss_mb": usage.ru_maxrss / 1024,
+        "cpu_s": usage.get("cpu_s", float("nan")),
+        "peak_rss_mb": usage.get("peak_rss_mb", float("nan")),
         "output_tail": tail,
     }
 
@@ -176,13 +176,16 @@ def inspect_eval(
     spec: Case,
     options: Sequence[str],
     env: dict[str, str],
+    wrapper: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """One ``inspect eval`` of ``task`` against the loopback server."""
+    """One ``inspect eval`` of ``task`` against the loopback server (run by ``wrapper``, a
+    profiler, when given)."""
     work = Path(tempfile.mkdtemp(prefix="bench-http-"))
     try:
         config = work / "task_config.json"
         config.write_text(json.dumps(task_config), encoding="utf-8")
         command = [
+            *wrapper,
             str(Path(sys.executable).with_name("inspect")),
             "eval",
             task,
