@@ -35,7 +35,7 @@ from tests.conformance_pins import pinned
 from tests.scripted import replies_by_prompt
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Locator, Page
 
 FIXTURES = Path(__file__).parent / "fixtures" / "triviaqa"
 CHROMIUM_PATHS = ("/usr/bin/chromium",)
@@ -180,6 +180,23 @@ def _wait_until_serving(server: ViewServer) -> None:
 def view_server(log_dir: Path, tmp_path: Path) -> Iterator[ViewServer]:
     with _serving(log_dir, tmp_path) as server:
         yield server
+
+
+def _cut_off(shown: Locator, page: Page) -> bool:
+    """Whether the element (or its parent) is cut by its box. The viewer may re-render the
+    list between finding the element and measuring it: a detached element (no parent) is
+    looked up again, never measured."""
+    measure = (
+        "e => (!e.isConnected || e.parentElement === null) ? null"
+        " : [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth)"
+        " || (e.parentElement.scrollWidth > e.parentElement.clientWidth)"
+    )
+    for _ in range(50):
+        cut = shown.evaluate(measure)
+        if cut is not None:
+            return bool(cut)
+        page.wait_for_timeout(100)
+    raise AssertionError("the element kept being replaced for 5 s: it could not be measured")
 
 
 @contextlib.contextmanager
@@ -346,11 +363,9 @@ def test_log_viewer_shows_each_benchmarks_question_and_explanation(
             # and the sample's id in full (the list cuts a long one with an ellipsis)
             shown_id = page.get_by_text(one_sample_log.sample_id, exact=True).first
             expect(shown_id).to_be_visible()
-            cut = shown_id.evaluate(
-                "e => [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth)"
-                " || (e.parentElement.scrollWidth > e.parentElement.clientWidth)"
+            assert not _cut_off(shown_id, page), (
+                f"the sample list cuts the id {one_sample_log.sample_id!r}"
             )
-            assert not cut, f"the sample list cuts the id {one_sample_log.sample_id!r}"
             listed.click()
             scoring_tab = page.get_by_role("tab", name="Scoring")
             scoring_tab.click()
