@@ -1,6 +1,6 @@
 """Generation against bare Inspect in alternated pairs: ``python -m bench.generation_pairs``.
 
-What issue "generation within 5 % of bare Inspect" asks, as a user sees it:
+Generation "within 5 % of bare Inspect", as a user sees it:
 whole ``inspect eval`` processes, wall time from start to exit, our task file
 against ``bench/bare_task.py`` given exactly the prompts, targets and images
 our solvers send (``bench.throughput_inputs``), on the same loopback server
@@ -45,11 +45,20 @@ from bench.workloads import case
 
 OUT_DIR = Path(__file__).resolve().parent / "out"
 SIDES = ("ours", "bare")
+WITH_BARE_META = ("ours", "bare", "bare_meta")
+# (numerator, denominator, name) of each per-pair ratio reported
+RATIOS = (
+    ("ours", "bare", ""),
+    ("ours", "bare_meta", "ours_over_bare_meta_"),
+    ("bare_meta", "bare", "bare_meta_over_bare_"),
+)
 
 
-def pair_order(index: int) -> tuple[str, str]:
-    """Ours first in even pairs, bare first in odd ones."""
-    return SIDES if index % 2 == 0 else (SIDES[1], SIDES[0])
+def pair_order(index: int, sides: tuple[str, ...] = SIDES) -> tuple[str, ...]:
+    """The sides rotated by ``index``, so that each goes first equally often: with two,
+    ours first in even pairs and bare first in odd ones."""
+    shift = index % len(sides)
+    return sides[shift:] + sides[:shift]
 
 
 def spread(values: list[float]) -> dict[str, float] | None:
@@ -58,11 +67,14 @@ def spread(values: list[float]) -> dict[str, float] | None:
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
 
-def summarize_pairs(pairs: list[dict[str, dict[str, Any]]], samples: int) -> dict[str, Any]:
-    """Samples/s of each side and ours over bare, per pair, as medians and ranges."""
-    ok = [pair for pair in pairs if all(pair[side].get("status") == "ok" for side in SIDES)]
-    summary: dict[str, Any] = {"pairs": len(pairs), "ok_pairs": len(ok)}
-    for side in SIDES:
+def summarize_pairs(
+    pairs: list[dict[str, dict[str, Any]]], samples: int, sides: tuple[str, ...] = SIDES
+) -> dict[str, Any]:
+    """Samples/s of each side and, per pair, ours over bare (and, with ``bare_meta``, ours
+    over it and it over bare), as medians and ranges; a pair counts when every side ran."""
+    ok = [pair for pair in pairs if all(pair[side].get("status") == "ok" for side in sides)]
+    summary: dict[str, Any] = {"pairs": len(pairs), "ok_pairs": len(ok), "sides": list(sides)}
+    for side in sides:
         summary[f"{side}_samples_per_s"] = spread(
             [p[side].get("samples", samples) / p[side]["wall_s"] for p in ok]
         )
@@ -71,8 +83,12 @@ def summarize_pairs(pairs: list[dict[str, dict[str, Any]]], samples: int) -> dic
         summary[f"ours_{field}"] = spread([p["ours"][field] for p in ok])
         summary[f"bare_{field}"] = spread([p["bare"][field] for p in ok])
         summary[f"{field}_gap"] = spread([p["ours"][field] - p["bare"][field] for p in ok])
-    summary["wall_ratio"] = spread([p["ours"]["wall_s"] / p["bare"]["wall_s"] for p in ok])
-    summary["cpu_ratio"] = spread([p["ours"]["cpu_s"] / p["bare"]["cpu_s"] for p in ok])
+    for numerator, denominator, name in RATIOS:
+        if numerator in sides and denominator in sides:
+            for field, label in (("wall_s", "wall"), ("cpu_s", "cpu")):
+                summary[f"{name}{label}_ratio"] = spread(
+                    [p[numerator][field] / p[denominator][field] for p in ok]
+                )
     return summary
 
 
@@ -124,6 +140,27 @@ def report(results: dict[str, Any]) -> str:
             f"| {fmt(summary['wall_s_gap'])} | {fmt(summary['ours_cpu_s'], 1)} "
             f"| {fmt(summary['bare_cpu_s'], 1)} | {fmt(summary['cpu_s_gap'])} |"
         )
+    benchmarks = results["benchmarks"].items()
+    with_meta = {k: v for k, v in benchmarks if "bare_meta" in v.get("sides", ())}
+    if with_meta:
+        lines += [
+            "",
+            "With `bare_meta`, the bare task also given our samples' metadata and choices and "
+            "Inspect's grouped accuracy over our breakdown keys: ours over it is what our own "
+            "code costs, it over bare what Inspect costs for what our samples carry.",
+            "",
+            "| benchmark | bare_meta samples/s | ours / bare_meta, wall | ours / bare_meta, CPU "
+            "| bare_meta / bare, wall | bare_meta / bare, CPU |",
+            "|---|---|---|---|---|---|",
+        ]
+        for key, summary in with_meta.items():
+            lines.append(
+                f"| {key} | {fmt(summary['bare_meta_samples_per_s'], 1)} "
+                f"| {fmt(summary['ours_over_bare_meta_wall_ratio'])} "
+                f"| {fmt(summary['ours_over_bare_meta_cpu_ratio'])} "
+                f"| {fmt(summary['bare_meta_over_bare_wall_ratio'])} "
+                f"| {fmt(summary['bare_meta_over_bare_cpu_ratio'])} |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -149,10 +186,17 @@ def main() -> None:
         help="give the bare task only this many rows (default: every row, as Inspect builds "
         "every sample before --limit); --samples 10 --bare-rows 10 is the start a user sees",
     )
+    parser.add_argument(
+        "--bare-meta",
+        action="store_true",
+        help="a third side in every pair: the bare task also given our samples' metadata, "
+        "choices and grouped breakdowns",
+    )
     parser.add_argument("--data", type=Path, default=DATA_DIR)
     parser.add_argument("--name", default="generation_pairs", help="bench/out/<name>.json, .md")
     args = parser.parse_args()
     keys = [key for key in args.only.split(",") if key]
+    sides = WITH_BARE_META if args.bare_meta else SIDES
     started = time.perf_counter()
     generate_data(args.data, seed_dir=default_seed_dir())
     options = ["--limit", str(args.samples), "--max-connections", str(args.connections)]
@@ -164,6 +208,7 @@ def main() -> None:
         "pairs": args.pairs,
         "options": options,
         "bare_rows": args.bare_rows,
+        "sides": list(sides),
         "runs": {},
         "benchmarks": {},
     }
@@ -179,7 +224,7 @@ def main() -> None:
                 pairs: list[dict[str, dict[str, Any]]] = []
                 for index in range(args.pairs):
                     pair: dict[str, dict[str, Any]] = {}
-                    for side in pair_order(index):
+                    for side in pair_order(index, sides):
                         task, config, side_options = commands[side]
                         pair[side] = inspect_eval(task, config, key, case(key), side_options, env)
                         print(
@@ -189,7 +234,7 @@ def main() -> None:
                         )
                     pairs.append(pair)
                 results["runs"][key] = pairs
-                results["benchmarks"][key] = summarize_pairs(pairs, args.samples)
+                results["benchmarks"][key] = summarize_pairs(pairs, args.samples, sides)
     finally:
         server.stop()
     results["machine"]["load_average_end"] = os.getloadavg()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.generation_pairs import pair_order, report, summarize_pairs
+from bench.generation_pairs import WITH_BARE_META, pair_order, report, summarize_pairs
 
 
 def run(wall: float, cpu: float, rss: float = 200.0, samples: int = 100) -> dict[str, Any]:
@@ -17,6 +17,52 @@ def test_pairs_alternate_which_side_goes_first() -> None:
         ("bare", "ours"),
         ("ours", "bare"),
     ]
+
+
+def test_with_bare_meta_each_side_goes_first_in_turn() -> None:
+    assert [pair_order(i, WITH_BARE_META) for i in range(4)] == [
+        ("ours", "bare", "bare_meta"),
+        ("bare", "bare_meta", "ours"),
+        ("bare_meta", "ours", "bare"),
+        ("ours", "bare", "bare_meta"),
+    ]
+
+
+def test_bare_meta_splits_the_ratio_into_our_code_and_inspects_cost_of_our_samples() -> None:
+    pairs = [
+        {"ours": run(12.0, 6.0), "bare": run(10.0, 5.0), "bare_meta": run(11.0, 6.0)},
+        {"ours": run(10.0, 5.0), "bare": run(10.0, 5.0), "bare_meta": run(8.0, 4.0)},
+        {"ours": run(10.0, 5.0), "bare": run(10.0, 5.0), "bare_meta": {"status": "error"}},
+    ]
+    summary = summarize_pairs(pairs, 100, WITH_BARE_META)
+    assert (summary["ok_pairs"], summary["sides"]) == (2, ["ours", "bare", "bare_meta"])
+    assert summary["wall_ratio"] == {"median": 1.1, "min": 1.0, "max": 1.2}
+    assert summary["ours_over_bare_meta_wall_ratio"] == {
+        "median": (12 / 11 + 10 / 8) / 2,
+        "min": 12 / 11,
+        "max": 1.25,
+    }
+    assert summary["bare_meta_over_bare_cpu_ratio"] == {"median": 1.0, "min": 0.8, "max": 1.2}
+    assert summary["bare_meta_samples_per_s"] == {
+        "median": (100 / 11 + 100 / 8) / 2,
+        "min": 100 / 11,
+        "max": 12.5,
+    }
+    assert "ours_over_bare_meta_wall_ratio" not in summarize_pairs(pairs[:1], 100)
+    results = {
+        "started": "2026-12-05 12:00 UTC",
+        "machine": {"cpus": 2, "versions": {}},
+        "seconds": 30.0,
+        "samples": 100,
+        "pairs": 3,
+        "options": [],
+        "bare_rows": None,
+        "benchmarks": {"scienceqa_image": summary},
+    }
+    assert (
+        "| scienceqa_image | 10.8 (9.1-12.5) | 1.17 (1.09-1.25) | 1.12 (1.00-1.25) "
+        "| 0.95 (0.80-1.10) | 1.00 (0.80-1.20) |" in report(results)
+    )
 
 
 def test_ratios_and_gaps_are_per_pair_medians_with_ranges() -> None:
