@@ -45,6 +45,7 @@ from benchmarks.data.scienceqa import (
     scienceqa_dataset,
 )
 from benchmarks.data.scienceqa_shape import DATASET_PATH, REQUIRED_COLUMNS, grade_band
+from benchmarks.data.shards import ShardParameter, shard_task
 from benchmarks.data.source import DataSource
 from benchmarks.data.split_reader import DataFiles
 from benchmarks.profiles import profile_named
@@ -90,6 +91,7 @@ def scienceqa(
     eval_split: Split = "test",
     subset: Subset = "all",
     num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
+    shard: ShardParameter = None,
     image_format: ImageFormat = "png",
     max_image_side: Annotated[int | None, Minimum(1), NoneMeans("full size")] = None,
     dataset_path: str | None = None,
@@ -110,6 +112,10 @@ def scienceqa(
             ``no_image``.
         num_examples: Evaluate only the first this many rows of the subset
             (None: all). Unlike ``--limit``, rows past it are never built.
+        shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
+            i-th, counted from 0 (None: all), for a run split over processes or
+            machines; ``python -m benchmarks.shards merge`` joins the shards' logs
+            into the whole run's (docs/scaling.md).
         image_format: ``png`` (lossless; an RGB PNG source is sent as is) or
             ``jpeg`` (quality 95).
         max_image_side: Scale images down so the longest side is at most this
@@ -133,6 +139,7 @@ def scienceqa(
         eval_split=eval_split,
         subset=subset,
         num_examples=num_examples,
+        shard=shard,
         image_format=image_format,
         max_image_side=max_image_side,
         dataset_path=dataset_path,
@@ -161,7 +168,7 @@ def scienceqa(
         image_format=image_format,
         max_image_side=args.max_image_side,
     )
-    return Task(
+    task = Task(
         name="benchmarks/scienceqa",
         dataset=dataset,
         solver=prompt_then_generate(scienceqa_prompt(settings.prompt_format), generate()),
@@ -171,6 +178,7 @@ def scienceqa(
         metadata={"profile": settings.name, **settings.switches(), **source.metadata()},
         version="1.4.0",
     )
+    return shard_task(task, args.shard)
 
 
 SPEC = BenchmarkSpec(

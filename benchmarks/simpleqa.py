@@ -38,6 +38,7 @@ from typing import Annotated, Any, Literal
 from inspect_ai import Task, task
 
 from benchmarks.data import download
+from benchmarks.data.shards import ShardParameter, shard_task
 from benchmarks.data.simpleqa import (
     DATASET_URL,
     oracle_questions,
@@ -117,6 +118,7 @@ def simpleqa(
     breakdowns: bool = True,
     judge_cache: bool = False,
     num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
+    shard: ShardParameter = None,
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
     bundled_sample: bool = False,
@@ -152,6 +154,10 @@ def simpleqa(
             ones, or with ``simple_evals_ee3b031`` the ones simple-evals draws;
             unlike ``--limit``, the others are never built (all rows are still
             read and checked).
+        shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
+            i-th, counted from 0 (None: all), for a run split over processes or
+            machines; ``python -m benchmarks.shards merge`` joins the shards' logs
+            into the whole run's (docs/scaling.md).
         dataset_path: Local ``.csv`` (upstream columns ``metadata, problem,
             answer``) or ``.jsonl`` (``id, problem, answer, topic,
             answer_type, metadata``). None: the upstream CSV, downloaded once
@@ -176,6 +182,7 @@ def simpleqa(
         breakdowns=breakdowns,
         judge_cache=judge_cache,
         num_examples=num_examples,
+        shard=shard,
         dataset_path=dataset_path,
         data_files=data_files,
         bundled_sample=bundled_sample,
@@ -206,7 +213,7 @@ def simpleqa(
         data_files=data_files,
         bundled_sample=bundled_sample,
     )
-    return Task(
+    task = Task(
         name="benchmarks/simpleqa",
         dataset=data.dataset,
         solver=candidate_solver(answer_prompt, settings.system_message),
@@ -233,6 +240,7 @@ def simpleqa(
         },
         version="1.5.0",
     )
+    return shard_task(task, args.shard)
 
 
 SPEC = BenchmarkSpec(

@@ -30,6 +30,7 @@ from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
 
+from benchmarks.data.shards import ShardParameter, shard_task
 from benchmarks.data.simpleqa_verified import (
     COLUMNS,
     DATASET,
@@ -91,6 +92,7 @@ def simpleqa_verified(
     breakdowns: bool = True,
     judge_cache: bool = False,
     num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
+    shard: ShardParameter = None,
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
     bundled_sample: bool = False,
@@ -113,6 +115,10 @@ def simpleqa_verified(
             and f1 per topic, answer_type, multi_step and requires_reasoning.
         judge_cache: Cache the judge's replies (Inspect's generate cache).
         num_examples: Evaluate only the first this many questions (None: all).
+        shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
+            i-th, counted from 0 (None: all), for a run split over processes or
+            machines; ``python -m benchmarks.shards merge`` joins the shards' logs
+            into the whole run's (docs/scaling.md).
         dataset_path: Hub id, local snapshot folder, or a local ``.csv``
             (the Kaggle ``simpleqa_verified.csv``), ``.jsonl``, ``.json`` or
             ``.parquet`` file in the published schema.
@@ -133,6 +139,7 @@ def simpleqa_verified(
         breakdowns=breakdowns,
         judge_cache=judge_cache,
         num_examples=num_examples,
+        shard=shard,
         dataset_path=dataset_path,
         data_files=data_files,
         bundled_sample=bundled_sample,
@@ -168,7 +175,7 @@ def simpleqa_verified(
         splits=[SPLIT],
     )
     rows = source.rows(SPLIT, columns=COLUMNS, config=DATASET_CONFIG)
-    return Task(
+    task = Task(
         name="benchmarks/simpleqa_verified",
         dataset=rows_dataset(
             rows,
@@ -194,6 +201,7 @@ def simpleqa_verified(
         },
         version="1.3.0",
     )
+    return shard_task(task, args.shard)
 
 
 SPEC = BenchmarkSpec(

@@ -49,6 +49,7 @@ from typing import Annotated, Any, Literal
 from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
+from benchmarks.data.shards import ShardParameter, shard_task
 from benchmarks.data.source import DataSource
 from benchmarks.data.split_reader import DataFiles
 from benchmarks.data.triviaqa import (
@@ -106,6 +107,7 @@ def triviaqa(
     fewshot_split: Split = "train",
     eval_split: Split = "validation",
     num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
+    shard: ShardParameter = None,
     include_evidence: bool = False,
     evidence_max_chars: Annotated[int, Minimum(1)] = EVIDENCE_MAX_CHARS,
     dataset_path: str | None = None,
@@ -127,6 +129,10 @@ def triviaqa(
         eval_split: Split evaluated (``test`` has no answers and is refused).
         num_examples: Evaluate only the first this many rows (None: all). Unlike
             ``--limit``, rows past it are never built.
+        shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
+            i-th, counted from 0 (None: all), for a run split over processes or
+            machines; ``python -m benchmarks.shards merge`` joins the shards' logs
+            into the whole run's (docs/scaling.md).
         include_evidence: Put the Wikipedia/web evidence before every
             demonstration and question (loads the config without ``.nocontext``).
         evidence_max_chars: Evidence kept per question, in characters.
@@ -152,6 +158,7 @@ def triviaqa(
         fewshot_split=fewshot_split,
         eval_split=eval_split,
         num_examples=num_examples,
+        shard=shard,
         include_evidence=include_evidence,
         evidence_max_chars=evidence_max_chars,
         dataset_path=dataset_path,
@@ -196,7 +203,7 @@ def triviaqa(
         generation = generate_from_token_ids(stop_at_eos=settings.stop_at_eos)
     else:
         generation = generate()
-    return Task(
+    task = Task(
         name="benchmarks/triviaqa",
         dataset=data.dataset,
         solver=prompt_then_generate(
@@ -221,6 +228,7 @@ def triviaqa(
         },
         version="1.6.0",
     )
+    return shard_task(task, args.shard)
 
 
 SPEC = BenchmarkSpec(

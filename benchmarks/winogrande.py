@@ -43,6 +43,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 from inspect_ai.solver import generate
 
+from benchmarks.data.shards import ShardParameter, shard_task
 from benchmarks.data.source import DataSource, rows_dataset
 from benchmarks.data.split_reader import DataFiles
 from benchmarks.data.winogrande import (
@@ -114,6 +115,7 @@ def winogrande(
     dataset_config: Config = "winogrande_xl",
     eval_split: EvalSplit = "validation",
     num_examples: Annotated[int | None, Minimum(1), NoneMeans("all rows")] = None,
+    shard: ShardParameter = None,
     dataset_path: str | None = None,
     data_files: DataFiles | None = None,
     bundled_sample: bool = False,
@@ -136,6 +138,10 @@ def winogrande(
         eval_split: Split evaluated (``test`` has empty answers and is refused).
         num_examples: Evaluate only the first this many rows (None: all). Unlike
             ``--limit``, rows past it are never built.
+        shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
+            i-th, counted from 0 (None: all), for a run split over processes or
+            machines; ``python -m benchmarks.shards merge`` joins the shards' logs
+            into the whole run's (docs/scaling.md).
         dataset_path: Hub id, local snapshot folder or local data file.
         data_files: Local file for ``eval_split``, or mapping split -> file
             (with ``shots`` > 0 the mapping needs a ``train`` entry).
@@ -163,6 +169,7 @@ def winogrande(
         dataset_config=dataset_config,
         eval_split=eval_split,
         num_examples=num_examples,
+        shard=shard,
         dataset_path=dataset_path,
         data_files=data_files,
         bundled_sample=bundled_sample,
@@ -196,9 +203,10 @@ def winogrande(
 
     request = {"columns": COLUMNS, "config": dataset_config, "single_file_split": eval_split}
     if settings.scoring == "loglikelihood":
-        return loglikelihood_task(
+        task = loglikelihood_task(
             source, settings, request, record_to_sample, args.num_examples, eval_split
         )
+        return shard_task(task, args.shard)
     demonstrations = None
     if settings.shots > 0:
         pool = source.pool(FEWSHOT_SPLIT, keep=COLUMNS, **request)
@@ -213,7 +221,7 @@ def winogrande(
             sample.metadata[FEWSHOT_KEY] = demonstrations.drawn(row)
         return sample
 
-    return Task(
+    task = Task(
         name="benchmarks/winogrande",
         dataset=rows_dataset(
             source.rows(eval_split, **request),
@@ -234,6 +242,7 @@ def winogrande(
         },
         version="1.5.0",
     )
+    return shard_task(task, args.shard)
 
 
 SPEC = BenchmarkSpec(

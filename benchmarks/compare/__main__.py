@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.compare.analysis import DEFAULT_RESAMPLES, DEFAULT_SEED, Settings
-from benchmarks.compare.logs import CompareError
 from benchmarks.compare.report import FORMATS
+from benchmarks.runtime.log_files import LogError
 
 
 def parser() -> argparse.ArgumentParser:
@@ -34,6 +34,12 @@ def parser() -> argparse.ArgumentParser:
         "of the same answers)",
     )
     parse.add_argument("--scorer", help="score to read (default: the task's own scorer)")
+    parse.add_argument(
+        "--baseline",
+        metavar="MODEL",
+        help="with one folder of several models' logs (an eval set's): compare every other "
+        "model with this one, task by task",
+    )
     parse.add_argument("--format", choices=FORMATS, default="text", help="output format")
     parse.add_argument(
         "--resamples",
@@ -81,13 +87,18 @@ def run(args: argparse.Namespace) -> str:
         if args.plot:
             forest_plot(result.metrics, args.plot, kind="compare")
         return report.judges_render(result, args.format)
-    if len(args.logs) == 1:
+    if len(args.logs) == 1 and args.baseline is None:
         kind, frame = (
             "describe",
             api.describe_logs(args.logs[0], scorer=args.scorer, settings=settings),
         )
     else:
-        kind, frame = "compare", api.compare_logs(args.logs, scorer=args.scorer, settings=settings)
+        kind, frame = (
+            "compare",
+            api.compare_logs(
+                args.logs, scorer=args.scorer, settings=settings, baseline_model=args.baseline
+            ),
+        )
     if args.plot:
         forest_plot(frame, args.plot, kind=kind)
     return report.render(frame, kind, args.format)
@@ -97,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         output = run(args)
-    except CompareError as ex:
+    except LogError as ex:
         print(f"error: {ex}", file=sys.stderr)
         return 2
     sys.stdout.write(output)

@@ -17,7 +17,14 @@ import numpy as np
 from benchmarks.compare import analysis
 from benchmarks.compare.analysis import Settings
 from benchmarks.compare.comparability import check_comparable, check_same_questions
-from benchmarks.compare.logs import CompareError, TaskLog, display_path, logs_by_task, read_samples
+from benchmarks.compare.logs import (
+    CompareError,
+    LogsAt,
+    TaskLog,
+    display_path,
+    logs_at,
+    read_samples,
+)
 from benchmarks.compare.score_tables import ScoreTable, require_scorer, score_table
 
 if TYPE_CHECKING:
@@ -76,11 +83,13 @@ def load_table(log: TaskLog, scorer: str | None) -> ScoreTable:
 def describe_logs(
     path: str | Path, *, scorer: str | None = None, settings: Settings | None = None
 ) -> pd.DataFrame:
-    """Every metric and every category's metrics of one log (or a folder's logs), with intervals."""
+    """Every metric and every category's metrics of one log (or of each task and model's
+    newest finished log in a folder), with intervals."""
     settings = settings or Settings()
     rows: list[dict[str, Any]] = []
-    notes: list[str] = []
-    for task, log in logs_by_task(str(path)).items():
+    found = logs_at(str(path))
+    notes: list[str] = list(found.notes)
+    for (task, _), log in found.logs.items():
         table = load_table(log, scorer)
         if not table.ids:
             raise CompareError(f"{display_path(log.path)}: no sample has a score.")
@@ -93,19 +102,38 @@ def describe_logs(
 
 
 def compare_logs(
-    paths: Sequence[str | Path], *, scorer: str | None = None, settings: Settings | None = None
+    paths: Sequence[str | Path],
+    *,
+    scorer: str | None = None,
+    settings: Settings | None = None,
+    baseline_model: str | None = None,
 ) -> pd.DataFrame:
-    """Each log (or folder of logs) after the first against the first, task by task, paired."""
-    if len(paths) < 2:
-        raise CompareError("compare_logs needs a baseline and at least one other log.")
+    """Each log (or folder of logs) after the first against the first, task by task, paired;
+    with ``baseline_model``, the models of one folder (an eval set's) against that one."""
     settings = settings or Settings()
-    arguments = [str(path) for path in paths]
-    runs = [logs_by_task(argument) for argument in arguments]
+    if baseline_model is not None:
+        if len(paths) != 1:
+            raise CompareError(
+                f"--baseline {baseline_model} compares the models within one folder; pass that one "
+                f"folder (given: {len(paths)} locations)."
+            )
+        found = logs_at(str(paths[0]))
+        arguments, runs = models_as_runs(found, baseline_model)
+        notes: list[str] = list(found.notes)
+    else:
+        if len(paths) < 2:
+            raise CompareError(
+                "compare_logs needs a baseline and at least one other log; to compare the "
+                "models within one folder, name the baseline model (--baseline MODEL)."
+            )
+        arguments = [str(path) for path in paths]
+        found_at = [logs_at(argument) for argument in arguments]
+        runs = [found.by_task() for found in found_at]
+        notes = [note for found in found_at for note in found.notes]
     baseline_logs = runs[0]
     labels = log_labels(runs)
     tables: dict[str, ScoreTable] = {}
     rows: list[dict[str, Any]] = []
-    notes: list[str] = []
     pairing: list[dict[str, Any]] = []
     for argument, candidate_logs in zip(arguments[1:], runs[1:], strict=True):
         shared = [task for task in baseline_logs if task in candidate_logs]
@@ -158,6 +186,27 @@ def compare_logs(
         frame[column] = frame[column].astype("Int64")
     frame.attrs.update(notes=notes, pairing=pairing)
     return frame
+
+
+def models_as_runs(found: LogsAt, baseline: str) -> tuple[list[str], list[dict[str, TaskLog]]]:
+    """A folder's logs as one run per model, ``baseline``'s first (each a label and its
+    logs by task)."""
+    models = sorted({model for (_, model) in found.logs})
+    if baseline not in models:
+        raise CompareError(
+            f"{found.argument}: holds no finished log of model {baseline}; pass one of "
+            f"{', '.join(models)} to --baseline."
+        )
+    if len(models) < 2:
+        raise CompareError(
+            f"{found.argument}: holds logs of {baseline} only; pass a folder of several "
+            "models' logs, or two logs to compare."
+        )
+    ordered = [baseline, *(model for model in models if model != baseline)]
+    runs = [
+        {task: log for (task, model), log in found.logs.items() if model == one} for one in ordered
+    ]
+    return [f"{found.argument} [{model}]" for model in ordered], runs
 
 
 def pair(a: ScoreTable, b: ScoreTable) -> tuple[dict[str, int], np.ndarray, np.ndarray]:

@@ -13,22 +13,22 @@ values and short breakdown fields intact. Judge agreement reads full samples
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from inspect_ai.log import (
     EvalLog,
     EvalSample,
     EvalSampleSummary,
-    list_eval_logs,
     read_eval_log,
     read_eval_log_sample_summaries,
 )
 
 from benchmarks.compare.tasks import TASKS, TaskScores, task_key
 from benchmarks.profiles import PROFILE_SENTINEL
+from benchmarks.runtime.log_files import FoundLog, LogError, display_path, found_logs
 from benchmarks.spec import FormerVersions
 
 # Sample fields judge agreement never reads (skipped: long transcripts are most of a log).
@@ -39,8 +39,9 @@ SampleRecord = EvalSample | EvalSampleSummary
 SampleT = TypeVar("SampleT", EvalSample, EvalSampleSummary)
 
 
-class CompareError(ValueError):
-    """A log cannot be read or compared; the message names the file and the reason."""
+class CompareError(LogError):
+    """A log cannot be read or compared; the message names the file, the reason and what to
+    pass instead."""
 
 
 @dataclass
@@ -90,62 +91,111 @@ class TaskLog:
         return samples
 
 
-def expand(argument: str) -> list[str]:
-    """The log files an argument names: the file itself, or every log in a folder."""
-    if "://" not in argument and not os.path.exists(argument):
-        raise CompareError(f"{argument}: no such file or directory.")
-    if os.path.isdir(argument):
-        files = [info.name for info in list_eval_logs(argument, descending=False)]
-        if not files:
-            raise CompareError(f"{argument}: the folder holds no Inspect log (.eval or .json).")
-        return files
-    return [argument]
-
-
-def read_header(path: str) -> EvalLog:
-    try:
-        return read_eval_log(path, header_only=True)
-    except Exception as ex:  # Inspect raises many kinds for a file that is not a log.
-        raise CompareError(f"{display_path(path)}: not a readable Inspect log ({ex}).") from None
-
-
-def task_log(path: str, header: EvalLog | None = None) -> TaskLog:
+def task_log(path: str, header: EvalLog) -> TaskLog:
     """A log whose task is in the score table (else an error naming the task)."""
-    header = header or read_header(path)
     task = task_key(header.eval.task)
     if task not in TASKS:
         raise CompareError(
             f"{display_path(path)}: task {header.eval.task!r} is not one this tool knows "
-            f"({', '.join(TASKS)}); a benchmark declares its scorer and breakdown fields in "
-            "its SPEC (benchmarks/spec.py)."
+            f"({', '.join(TASKS)}); pass a log of one of them (a benchmark declares its "
+            "scorer and breakdown fields in its SPEC, benchmarks/spec.py)."
         )
     return TaskLog(path=path, header=header, task=task)
 
 
-def logs_by_task(argument: str) -> dict[str, TaskLog]:
-    """The logs an argument names, one per task; two logs of one task are ambiguous."""
-    files = expand(argument)
-    found: dict[str, TaskLog] = {}
-    for path in files:
-        header = read_header(path)
-        if len(files) > 1 and task_key(header.eval.task) not in TASKS:
-            continue  # a folder may hold logs of other tasks
-        log = task_log(path, header)
-        if log.task in found:
+@dataclass
+class LogsAt:
+    """The logs an argument names, one per task and model, and notes on those left aside."""
+
+    argument: str
+    logs: dict[tuple[str, str], TaskLog]
+    notes: list[str]
+
+    def models(self, task: str) -> list[str]:
+        return sorted(model for (name, model) in self.logs if name == task)
+
+    def by_task(self) -> dict[str, TaskLog]:
+        """One log per task; several models' logs of a task are refused, saying what to pass."""
+        found: dict[str, TaskLog] = {}
+        for (task, _), log in self.logs.items():
+            if task in found:
+                raise CompareError(
+                    f"{self.argument}: holds logs of task {task} from {len(self.models(task))} "
+                    f"models ({', '.join(self.models(task))}); compare them with each other "
+                    f"(--baseline {found[task].model}), or pass one model's log file "
+                    f"({display_path(found[task].path)})."
+                )
+            found[task] = log
+        return found
+
+
+def logs_at(argument: str) -> LogsAt:
+    """The logs of known tasks ``argument`` names (a file, a folder, an eval-set folder or
+    a URL), the newest finished one of each task and model.
+
+    A file is read as it is. In a folder, a log that did not finish (``started``, left by
+    a killed or resumed run; ``error``; ``cancelled``) is left aside with a note, and so
+    are older logs of the same task and model, logs of other tasks and the shards of a
+    run that has a merged log; shards without one are refused (merge them first).
+    """
+    try:
+        found = found_logs(argument)
+    except LogError as ex:
+        raise CompareError(str(ex)) from None
+    if len(found) == 1 and found[0].location == argument:  # a file, read as it is
+        [only] = found
+        if only.shard is not None:
             raise CompareError(
-                f"{argument}: holds more than one log of task {log.task} "
-                f"({display_path(found[log.task].path)}, {display_path(path)}); "
-                "pass the log file you mean."
+                f"{only.name}: is shard {only.shard} of a run; merge its shards (python -m "
+                "benchmarks.shards merge <their logs or folder>) and pass the merged log."
             )
-        found[log.task] = log
-    if not found:
-        raise CompareError(f"{argument}: holds no log of {', '.join(TASKS)}.")
-    return found
+        log = task_log(only.location, only.header)
+        return LogsAt(argument, {(log.task, log.model): log}, [])
+    notes: list[str] = []
+    known = [log for log in found if task_key(log.task) in TASKS]
+    if len(known) < len(found):
+        notes.append(f"{argument}: {len(found) - len(known)} log(s) of other tasks left aside.")
+    whole = [log for log in known if log.shard is None]
+    shards = [log for log in known if log.shard is not None]
+    finished = [log for log in whole if log.status == "success"]
+    for unfinished in whole:
+        if unfinished.status != "success":
+            notes.append(
+                f"{unfinished.name}: left aside, the run did not finish (status "
+                f"{unfinished.status})."
+            )
+    newest: dict[tuple[str, str], FoundLog] = {}
+    for run in finished:  # in the listing's order, which orders the tasks reported
+        key = (task_key(run.task), run.model)
+        older, newer = sorted([newest.get(key, run), run], key=lambda r: (r.created, r.location))
+        if older is not newer:
+            notes.append(
+                f"{older.name}: left aside for the newer {Path(newer.name).name} "
+                f"(same task and model)."
+            )
+        newest[key] = newer
+    unmerged = sorted({(task_key(log.task), log.model) for log in shards} - set(newest), key=str)
+    if unmerged:
+        task, model = unmerged[0]
+        raise CompareError(
+            f"{argument}: holds shard logs of task {task} ({model}) and no merged log of "
+            f"them; merge them first (python -m benchmarks.shards merge {argument}), then "
+            "pass the merged log or this folder."
+        )
+    if shards:
+        notes.append(f"{argument}: {len(shards)} shard log(s) left aside (their merged logs read).")
+    if not newest:
+        raise CompareError(
+            f"{argument}: holds no finished log of {', '.join(TASKS)}; pass a log file to "
+            "read an unfinished run."
+        )
+    logs = {key: task_log(run.location, run.header) for key, run in newest.items()}
+    return LogsAt(argument, logs, notes)
 
 
-def display_path(path: str) -> str:
-    """A log location as a person would type it (Inspect lists local files as file:// URIs)."""
-    return path.removeprefix("file://")
+def logs_by_task(argument: str) -> dict[str, TaskLog]:
+    """The logs an argument names, one per task (several models of a task: refused)."""
+    return logs_at(argument).by_task()
 
 
 def read_samples(log: TaskLog) -> list[EvalSampleSummary]:

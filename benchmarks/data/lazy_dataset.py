@@ -128,6 +128,10 @@ class LazyDataset(Dataset):
         view._name = name or self._name
         return view
 
+    def stride(self, start: int, step: int) -> LazyDataset:
+        """A view of every ``step``-th of its samples from the ``start``-th (a shard)."""
+        return self._view(self._indices[start::step])
+
     def _view(self, indices: Sequence[int]) -> LazyDataset:
         return LazyDataset(
             self._build,

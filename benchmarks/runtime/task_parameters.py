@@ -6,7 +6,8 @@ annotation: a ``Literal`` gives the allowed values, a
 ``bool``, ``int`` or ``float`` the type (``Annotated[..., Minimum(n)]`` a
 lower bound), ``| None`` allows null (``Annotated[..., NoneMeans("...")]``
 says what null means), ``str | os.PathLike`` a path, ``DataFiles`` a file or
-a mapping split -> file. ``-T`` values arrive parsed as YAML, so
+a mapping split -> file, ``Annotated[str, Parsed(parse)]`` a text that ``parse``
+reads (``shard``). ``-T`` values arrive parsed as YAML, so
 ``-T include_evidence=flase`` is a string and is refused, and ``None`` /
 ``none`` are read as null. A task that takes ``**unknown`` gets every other
 ``-T`` name: a misspelled or renamed one is an error naming the closest
@@ -48,6 +49,13 @@ class NoneMeans:
     """What null means for a parameter that takes it."""
 
     meaning: str
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A text parameter read by ``parse``, whose ValueError says what is wrong with it."""
+
+    parse: Callable[[str], object]
 
 
 def fail(task: str, message: str) -> NoReturn:
@@ -114,9 +122,14 @@ def checked_value(task: str, name: str, annotation: Any, value: Any) -> Any:
     allowed = Allowed.of(annotation)
     if allowed.none and (value is None or (isinstance(value, str) and value in NONE_SPELLINGS)):
         return None
-    if allowed.accepts(value):
-        return value
-    fail(task, allowed.refusal(name, value))
+    if not allowed.accepts(value) and allowed.parse is None:
+        fail(task, allowed.refusal(name, value))
+    if allowed.parse is not None:
+        try:
+            allowed.parse(value)
+        except ValueError as ex:
+            fail(task, f"{name} {ex}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -131,6 +144,7 @@ class Allowed:
     paths: bool = False
     mappings: bool = False
     anything: bool = False
+    parse: Callable[[str], object] | None = None
 
     @classmethod
     def of(cls, annotation: Any) -> Allowed:
@@ -167,6 +181,7 @@ class Allowed:
             paths=paths,
             mappings=mappings,
             anything=anything,
+            parse=next((m.parse for m in metadata if isinstance(m, Parsed)), None),
         )
 
     def accepts(self, value: Any) -> bool:

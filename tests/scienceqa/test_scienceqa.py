@@ -432,7 +432,7 @@ def test_missing_column(tmp_path: Path) -> None:
         (
             {"num_exmaples": 5},
             "unknown parameter 'num_exmaples'; did you mean num_examples? the parameters are "
-            "profile, prompt_format, answer_parse, eval_split, subset, num_examples, "
+            "profile, prompt_format, answer_parse, eval_split, subset, num_examples, shard, "
             "image_format, max_image_side, dataset_path, data_files, bundled_sample.",
         ),
     ],

@@ -1,0 +1,117 @@
+"""Inspect logs at the locations users name: files, folders, eval-set folders and URLs.
+
+A location is a log file (``.eval`` or ``.json``) or a folder of them, on any
+filesystem Inspect reads (a local path, ``s3://bucket/prefix``, ...): fsspec tells
+a folder from a file, Inspect lists a folder's logs (``list_eval_logs``, every
+level below it) and reads their headers. ``python -m benchmarks.compare`` and
+``python -m benchmarks.shards merge`` both find their logs here.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import datetime
+
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+
+from benchmarks.data.shards import SHARD_ARGUMENT, Shard
+from benchmarks.runtime.errors import UserInputError
+
+LOG_SUFFIXES = (".eval", ".json")
+
+
+class LogError(UserInputError):
+    """A log location that cannot be read or used; the message names it and says what to
+    pass instead."""
+
+
+@dataclass
+class FoundLog:
+    """One log at a location: where it is and its header (no samples)."""
+
+    location: str
+    header: EvalLog
+
+    @property
+    def task(self) -> str:
+        return self.header.eval.task
+
+    @property
+    def model(self) -> str:
+        return self.header.eval.model
+
+    @property
+    def status(self) -> str:
+        return self.header.status
+
+    @property
+    def created(self) -> datetime:
+        return datetime.fromisoformat(self.header.eval.created)
+
+    @property
+    def shard(self) -> Shard | None:
+        """The shard this log ran (``-T shard=i/n``), None for a whole run."""
+        value = (self.header.eval.task_args or {}).get(SHARD_ARGUMENT)
+        return Shard.parse(value) if value is not None else None
+
+    @property
+    def name(self) -> str:
+        return display_path(self.location)
+
+
+def display_path(location: str) -> str:
+    """A log location as a person would type it (Inspect lists local files as file:// URIs)."""
+    return location.removeprefix("file://")
+
+
+def is_folder(location: str) -> bool:
+    """Whether ``location`` is a folder (a prefix holding objects, on an object store)."""
+    from fsspec.core import url_to_fs
+
+    if "://" not in location:
+        return os.path.isdir(location)
+    try:
+        fs, path = url_to_fs(location)
+        return bool(fs.isdir(path))
+    except Exception as ex:  # credentials, endpoint, bucket: the filesystem's own words
+        raise LogError(f"{location}: cannot be listed ({type(ex).__name__}: {ex}).") from None
+
+
+def file_size(location: str) -> int:
+    """The size of a file, in bytes, on any filesystem."""
+    from fsspec.core import url_to_fs
+
+    fs, path = url_to_fs(location)
+    return int(fs.size(path))
+
+
+def log_locations(location: str) -> list[str]:
+    """The log files ``location`` names: the file itself, or every log under the folder
+    (oldest first)."""
+    if "://" not in location and not os.path.exists(location):
+        raise LogError(f"{location}: no such file or directory.")
+    if not is_folder(location):
+        if location.endswith(LOG_SUFFIXES):
+            return [location]
+        raise LogError(f"{location}: no such log file or folder (logs end in .eval or .json).")
+    try:
+        files = [info.name for info in list_eval_logs(location, descending=False)]
+    except Exception as ex:
+        raise LogError(f"{location}: cannot be listed ({type(ex).__name__}: {ex}).") from None
+    if not files:
+        raise LogError(f"{location}: the folder holds no Inspect log (.eval or .json).")
+    return files
+
+
+def read_header(location: str) -> EvalLog:
+    """The log's header (its samples are not read)."""
+    try:
+        return read_eval_log(location, header_only=True)
+    except Exception as ex:  # Inspect raises many kinds for a file that is not a log.
+        raise LogError(f"{display_path(location)}: not a readable Inspect log ({ex}).") from None
+
+
+def found_logs(location: str) -> list[FoundLog]:
+    """Every log ``location`` names, with its header."""
+    return [FoundLog(path, read_header(path)) for path in log_locations(location)]

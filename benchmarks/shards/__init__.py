@@ -1,0 +1,8 @@
+"""A run split into shards, and the shards' logs merged into the whole run's log.
+
+``python -m benchmarks.shards eval --shards N ...`` runs N ``inspect eval``
+processes on this machine and merges them; ``python -m benchmarks.shards merge``
+merges the logs of shards run anywhere (``-T shard=i/n`` on any scheduler). The
+shards themselves are chosen by each task's ``shard`` parameter
+(``benchmarks/data/shards.py``).
+"""

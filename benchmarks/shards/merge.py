@@ -1,0 +1,277 @@
+"""The logs of a run's shards joined into one log of the whole run.
+
+A shard's log is an ordinary Inspect log of a task run with ``-T shard=i/n``. The
+merge finds them wherever Inspect reads logs, groups them by run (everything but
+the shard must be the same: task, version, arguments, model, generation
+settings, data, solver plan, scorers, epochs), takes each shard's newest log,
+and refuses, naming the log and what to do, a shard that is missing, unfinished
+or cut short (``--limit``, ``--sample-id``), and two shards holding the same
+sample. The merged log is the first shard's header with the shard argument left
+out and the whole dataset's size and ids, every shard's samples as they are,
+usage and times summed over the shards, and the metrics recomputed by Inspect
+(``recompute_metrics``) from all the samples, so the viewer, ``inspect score``
+and ``python -m benchmarks.compare`` read it as one run. Its ``eval.shards``
+(Inspect's ``EvalShards``) lists the shard logs it was made from; a merged log
+written as ``<name>.eval`` beside a ``<name>.shards/<k>/`` layout makes the
+viewer hide the shards it covers, as Inspect does for its own shard sets.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from inspect_ai.log import (
+    EvalLog,
+    EvalSample,
+    EvalShardEntry,
+    EvalShards,
+    EvalStats,
+    read_eval_log,
+    recompute_metrics,
+)
+from inspect_ai.model import ModelUsage
+
+from benchmarks.data.shards import SHARD_ARGUMENT, Shard
+from benchmarks.runtime.log_files import FoundLog, LogError, file_size, found_logs
+
+# Settings that say how requests were sent, not what was asked: shards on other machines
+# may differ in them (Inspect leaves the same out of a task's identity in an eval set).
+TRANSPORT_SETTINGS = (
+    "max_retries",
+    "timeout",
+    "attempt_timeout",
+    "max_connections",
+    "adaptive_connections",
+    "batch",
+    "cache",
+    "cache_prompt",
+)
+
+
+@dataclass
+class ShardRun:
+    """The shards of one run, each its newest log, in shard order."""
+
+    logs: list[FoundLog]
+    superseded: int  # other logs of the same shards (older, or unfinished), not merged
+
+    @property
+    def first(self) -> FoundLog:
+        return self.logs[0]
+
+    def describe(self) -> str:
+        return describe_run(self.first)
+
+
+def describe_run(log: FoundLog) -> str:
+    return f"{log.task} ({log.model})"
+
+
+def run_identity(log: FoundLog) -> dict[str, Any]:
+    """What every shard of one run has alike, by what a refusal calls it."""
+    spec = log.header.eval
+    args = {k: v for k, v in (spec.task_args or {}).items() if k != SHARD_ARGUMENT}
+    config = spec.model_generate_config.model_dump(exclude_none=True)
+    plan = log.header.plan
+    return {
+        "task": spec.task,
+        "task version": spec.task_version,
+        "task arguments": args,
+        "model": spec.model,
+        "model arguments": spec.model_args,
+        "model roles": {k: str(v) for k, v in (spec.model_roles or {}).items()},
+        "generation settings": {k: v for k, v in config.items() if k not in TRANSPORT_SETTINGS},
+        "data": {"dataset": spec.dataset.name, **(spec.metadata or {})},
+        "solver plan": [(step.solver, step.params) for step in plan.steps] if plan else None,
+        "scorers": [scorer.name for scorer in spec.scorers or []],
+        "epochs": (spec.config.epochs, spec.config.epochs_reducer),
+        "shard count": log.shard.count if log.shard else None,
+    }
+
+
+def difference(a: FoundLog, b: FoundLog) -> str | None:
+    """The first thing two shards' runs differ in, said with both values (None: alike)."""
+    left, right = run_identity(a), run_identity(b)
+    for what, value in left.items():
+        if value == right[what]:
+            continue
+        if isinstance(value, dict) and isinstance(right[what], dict):
+            keys = sorted(set(value) | set(right[what]), key=str)
+            key = next(k for k in keys if value.get(k) != right[what].get(k))
+            return f"{what} ({key}: {value.get(key)!r} against {right[what].get(key)!r})"
+        return f"{what} ({value!r} against {right[what]!r})"
+    return None
+
+
+def shard_runs(locations: Sequence[str]) -> tuple[list[ShardRun], list[str]]:
+    """The runs whose shards ``locations`` hold, and notes on the logs left aside."""
+    notes: list[str] = []
+    logs = [log for location in locations for log in found_logs(location)]
+    shards = [log for log in logs if log.shard is not None]
+    if len(shards) < len(logs):
+        notes.append(f"{len(logs) - len(shards)} log(s) of whole runs (no shard) left aside.")
+    if not shards:
+        raise LogError(
+            f"{', '.join(locations)}: no shard logs (runs with -T shard=i/n) to merge; pass "
+            "the folders or files the shards wrote their logs to."
+        )
+    runs: list[list[FoundLog]] = []
+    for log in sorted(shards, key=lambda log: (log.created, log.location)):
+        for run in runs:
+            if difference(run[0], log) is None:
+                run.append(log)
+                break
+        else:
+            runs.append([log])
+    return [newest_attempts(run) for run in runs], notes
+
+
+def newest_attempts(logs: list[FoundLog]) -> ShardRun:
+    """Each shard's newest finished log (``logs`` are sorted oldest first), in shard order; a
+    shard left out, or one with no finished log, is an error saying what to run."""
+    attempts: dict[int, list[FoundLog]] = defaultdict(list)
+    for log in logs:
+        assert log.shard is not None
+        attempts[log.shard.index].append(log)
+    first = logs[0]
+    count = first.shard.count if first.shard else 0
+    missing = [index for index in range(count) if index not in attempts]
+    if missing:
+        shown = ", ".join(f"{index}/{count}" for index in missing)
+        raise LogError(
+            f"{describe_run(first)}: no log of shard {shown} among the logs given; run it "
+            f"(-T shard={missing[0]}/{count}, the other arguments as the other shards') or "
+            "pass the folder that holds its log."
+        )
+    newest: list[FoundLog] = []
+    for index in range(count):
+        finished = [log for log in attempts[index] if log.status == "success"]
+        if not finished:
+            log = attempts[index][-1]
+            raise LogError(
+                f"{log.name}: shard {log.shard} of {describe_run(log)} did not finish (status "
+                f"{log.status}); finish it with `inspect eval-retry {log.name} --log-dir "
+                "<its folder>`, then merge again."
+            )
+        newest.append(finished[-1])
+    return ShardRun(newest, superseded=len(logs) - len(newest))
+
+
+def read_samples(log: FoundLog) -> list[EvalSample]:
+    """A shard's samples, checked to be the whole of its share of the run."""
+    full = read_eval_log(log.location)
+    spec = full.eval
+    samples = full.samples or []
+    selected = list(spec.dataset.sample_ids or [])
+    if spec.config.limit is not None or spec.config.sample_id is not None:
+        option = "--limit" if spec.config.limit is not None else "--sample-id"
+        raise LogError(
+            f"{log.name}: shard {log.shard} ran with {option}, {len(selected)} of its "
+            f"{spec.dataset.samples} questions; run every shard without it (to cut a run, "
+            "give every shard the same -T num_examples)."
+        )
+    epochs = spec.config.epochs or 1
+    held = {(str(sample.id), sample.epoch) for sample in samples}
+    wanted = {(str(id), epoch) for id in selected for epoch in range(1, epochs + 1)}
+    if held != wanted:
+        lacking = sorted(wanted - held)
+        raise LogError(
+            f"{log.name}: shard {log.shard} holds {len(held)} of its {len(wanted)} samples "
+            f"(missing {', '.join(f'{id} epoch {epoch}' for id, epoch in lacking[:3])}); rerun "
+            "it, then merge again."
+        )
+    return samples
+
+
+def merged_log(run: ShardRun) -> EvalLog:
+    """One log of the whole run from its shards' logs (read here, each checked)."""
+    shard_samples = [read_samples(log) for log in run.logs]
+    seen: dict[str, FoundLog] = {}
+    for shard, samples in zip(run.logs, shard_samples, strict=True):
+        for sample in samples:
+            other = seen.setdefault(str(sample.id), shard)
+            if other is not shard:
+                raise LogError(
+                    f"sample {sample.id} is in both {other.name} (shard {other.shard}) and "
+                    f"{shard.name} (shard {shard.shard}): these are not shards of one run; "
+                    "merge the logs of one run's shards only."
+                )
+    headers = [log.header for log in run.logs]
+    first = headers[0]
+    spec = first.eval.model_copy(deep=True)
+    spec.eval_id = uuid.uuid4().hex
+    # as the unsharded run records them: the default (None) resolved, nothing passed
+    spec.task_args = {**spec.task_args, SHARD_ARGUMENT: None}
+    spec.task_args_passed = drop_shard(spec.task_args_passed)
+    spec.created = min(header.eval.created for header in headers)
+    ids = [header.eval.dataset.sample_ids or [] for header in headers]
+    # the whole run's order: shard i holds every n-th question from the i-th
+    spec.dataset.sample_ids = [
+        shard_ids[position // len(ids)]
+        for position in range(sum(map(len, ids)))
+        for shard_ids in [ids[position % len(ids)]]
+    ]
+    spec.dataset.samples = sum(header.eval.dataset.samples or 0 for header in headers)
+    spec.shards = EvalShards(
+        selection="ids",
+        ledger=[ledger_entry(shard, ids) for shard, ids in zip(run.logs, ids, strict=True)],
+    )
+    samples = [sample for samples in shard_samples for sample in samples]
+    log = EvalLog(
+        version=first.version,
+        status="success",
+        eval=spec,
+        plan=first.plan,
+        results=first.results.model_copy(deep=True) if first.results else None,
+        stats=summed_stats([header.stats for header in headers]),
+        samples=samples,
+    )
+    recompute_metrics(log)
+    return log
+
+
+def drop_shard(args: dict[str, Any] | None) -> dict[str, Any]:
+    return {name: value for name, value in (args or {}).items() if name != SHARD_ARGUMENT}
+
+
+def ledger_entry(log: FoundLog, ids: list[Any]) -> EvalShardEntry:
+    header = log.header
+    shard = log.shard or Shard(0, 1)
+    digest = hashlib.sha256(json.dumps([str(id) for id in ids]).encode()).hexdigest()
+    return EvalShardEntry(
+        shard=str(shard.index),
+        log=log.name.rstrip("/").rsplit("/", 1)[-1],
+        eval_set_id=header.eval.eval_set_id,
+        status=header.status,
+        samples=len(ids) * (header.eval.config.epochs or 1),
+        selected=len(ids),
+        selection_digest=digest,
+        started_at=header.stats.started_at,
+        completed_at=header.stats.completed_at,
+        model_usage=header.stats.model_usage,
+        role_usage=header.stats.role_usage,
+        size=file_size(log.location),
+    )
+
+
+def summed_stats(stats: list[EvalStats]) -> EvalStats:
+    """The shards' times (the first start, the last end) and token usage (summed)."""
+    model_usage: dict[str, ModelUsage] = defaultdict(ModelUsage)
+    role_usage: dict[str, ModelUsage] = defaultdict(ModelUsage)
+    for one in stats:
+        for name, usage in one.model_usage.items():
+            model_usage[name] = model_usage[name] + usage
+        for name, usage in one.role_usage.items():
+            role_usage[name] = role_usage[name] + usage
+    return EvalStats(
+        started_at=min(one.started_at for one in stats),
+        completed_at=max(one.completed_at for one in stats),
+        model_usage=dict(model_usage),
+        role_usage=dict(role_usage),
+    )
