@@ -204,6 +204,8 @@ def test_vllm_completions_scores_as_openai_api_completions(
     assert log.status == "success" and log.samples is not None, log.error
     scores = [sample.scores["loglikelihood_choice"] for sample in log.samples]  # type: ignore[index]
     assert [score.metadata["loglikelihoods"] for score in scores] == echoed  # type: ignore[index]
-    assert len(tokenized) == 4 * 40 and {body["add_special_tokens"] for body in tokenized} == {
-        False
-    }
+    # each distinct text once: the whole and the context of each option (twin sentences
+    # share a context: 144 distinct texts of the 160)
+    texts = [body["prompt"] for body in tokenized]
+    assert sorted(texts) == sorted(set(texts)) and len(texts) == 144
+    assert {body["add_special_tokens"] for body in tokenized} == {False}

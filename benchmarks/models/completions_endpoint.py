@@ -13,12 +13,25 @@ ids, with the tokenizer's end-of-text string added to the stop sequences when as
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from typing import Any
 
-from inspect_ai.model import ChatMessageUser, Model, get_model
+import anyio
+from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
+from tenacity import (
+    AsyncRetrying,
+    retry_if_exception,
+    stop_after_attempt,
+    stop_after_delay,
+    stop_any,
+    stop_never,
+    wait_exponential_jitter,
+)
+from tenacity.stop import stop_base as StopBaseT
 
-from benchmarks.runtime.inspect_private import active_generate_config
+from benchmarks.runtime.inspect_private import active_generate_config, connection_slot
 from benchmarks.runtime.registry_names import namespaced
 
 # Inspect's providers that post one raw prompt to /v1/completions.
@@ -44,28 +57,86 @@ def answers_completions_requests(model: Model) -> bool:
     return sends_one_prompt(str(model)) or getattr(model.api, "echoes_prompt_logprobs", False)
 
 
-def _server_root(api: Any) -> tuple[str, dict[str, str]]:
-    root = str(api.base_url).rstrip("/").removesuffix("/v1")
-    headers = {"Authorization": f"Bearer {api.api_key}"} if api.api_key else {}
-    return root, headers
+def server_root(api: Any) -> str:
+    """The server's root URL (its ``/v1`` left out): ``/tokenize`` and ``/tokenizer_info``
+    are served there."""
+    return str(api.base_url).rstrip("/").removesuffix("/v1")
+
+
+async def server_json(model: Model, path: str, body: dict[str, Any] | None = None) -> Any:
+    """The JSON reply to a request at the server's root (a POST of ``body``, or a GET),
+    sent as the model's requests are: through its provider's HTTP client, holding a slot
+    of its connection pool (``--max-connections``), retried by its rules (``--max-retries``,
+    ``--timeout``, the provider's backoff)."""
+    api: Any = model.api
+    if hasattr(api, "_ensure_server_started"):  # vllm-completions starts its server lazily
+        await api._ensure_server_started()
+    url = f"{server_root(api)}{path}"
+    config = active_generate_config()
+    async with connection_slot(model, config):
+        async for attempt in AsyncRetrying(
+            retry=retry_if_exception(model.should_retry),
+            stop=retry_stop(config),
+            wait=api.retry_wait() or wait_exponential_jitter(initial=3, max=30 * 60, jitter=3),
+            reraise=True,
+        ):
+            with attempt:
+                if body is None:
+                    content = await api.client.get(url, cast_to=bytes)
+                else:
+                    content = await api.client.post(url, cast_to=bytes, body=body)
+    return json.loads(content)
+
+
+def retry_stop(config: GenerateConfig) -> StopBaseT:
+    """Inspect's stop rule for a model's retries: ``max_retries`` retries, ``timeout`` s."""
+    stops: list[StopBaseT] = []
+    if config.max_retries is not None:
+        stops.append(stop_after_attempt(config.max_retries + 1))
+    if config.timeout is not None:
+        stops.append(stop_after_delay(config.timeout))
+    return stop_any(*stops) if stops else stop_never
+
+
+# Each distinct text's token ids, per server: a text is asked for once a run (a retried
+# sample's, a repeated context: Winogrande's twin sentences share theirs), the least
+# recently used forgotten past the bound; a text being asked for is waited for.
+_TOKENIZED: OrderedDict[tuple[str, str], list[int]] = OrderedDict()
+_ASKING: dict[tuple[str, str], anyio.Event] = {}
+TOKENIZED_KEPT = 8192
 
 
 async def tokenize(model: Model, text: str) -> list[int]:
     """``text``'s token ids from the model server (no special tokens added)."""
     api: Any = model.api
-    if type(api).__name__ != "OpenAICompatibleCompletionsAPI":  # vLLM's, the offline models'
+    if not sends_one_prompt(str(model)):  # benchmarks/oracle, random: their own tokenizer
         return list(await api.tokenize(text))
-    root, headers = _server_root(api)
-    response = await api.http_client.post(
-        f"{root}/tokenize",
-        json={"prompt": text, "add_special_tokens": False},
-        headers=headers,
-        timeout=60.0,
-    )
-    response.raise_for_status()
-    tokens = response.json().get("tokens")
+    key = (server_root(api), text)
+    while key in _ASKING:
+        await _ASKING[key].wait()
+    if key in _TOKENIZED:
+        _TOKENIZED.move_to_end(key)
+        return _TOKENIZED[key]
+    _ASKING[key] = anyio.Event()
+    try:
+        tokens = await ask_tokens(model, text)
+        _TOKENIZED[key] = tokens
+        while len(_TOKENIZED) > TOKENIZED_KEPT:
+            _TOKENIZED.popitem(last=False)
+    finally:
+        _ASKING.pop(key).set()
+    return tokens
+
+
+async def ask_tokens(model: Model, text: str) -> list[int]:
+    api: Any = model.api
+    body: dict[str, Any] = {"prompt": text, "add_special_tokens": False}
+    if type(api).__name__ != "OpenAICompatibleCompletionsAPI":  # vLLM's provider names it
+        body = {"model": api.service_model_name(), **body}
+    reply = await server_json(model, "/tokenize", body)
+    tokens = reply.get("tokens") if isinstance(reply, dict) else None
     if not isinstance(tokens, list) or not all(isinstance(t, int) for t in tokens):
-        raise TokenizerError(f"{root}/tokenize gave no token ids: {response.text[:200]}")
+        raise TokenizerError(f"{server_root(api)}/tokenize gave no token ids: {reply!r:.200}")
     return tokens
 
 
@@ -79,15 +150,12 @@ async def eos_token(model: Model) -> str:
     offline = getattr(api, "eos_token", None)  # benchmarks/oracle, random
     if isinstance(offline, str):
         return offline
-    root, headers = _server_root(api)
+    root = server_root(api)
     if root not in _EOS_TOKENS:
-        response = await api.http_client.get(
-            f"{root}/tokenizer_info", headers=headers, timeout=60.0
-        )
-        response.raise_for_status()
-        eos = response.json().get("eos_token")
+        reply = await server_json(model, "/tokenizer_info")
+        eos = reply.get("eos_token") if isinstance(reply, dict) else None
         if not isinstance(eos, str):
-            raise TokenizerError(f"{root}/tokenizer_info gave no eos_token: {response.text[:200]}")
+            raise TokenizerError(f"{root}/tokenizer_info gave no eos_token: {reply!r:.200}")
         _EOS_TOKENS[root] = eos
     return _EOS_TOKENS[root]
 

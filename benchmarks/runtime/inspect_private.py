@@ -8,6 +8,8 @@ Where Inspect has a public equivalent the modules use that instead (``registry_i
 
 from __future__ import annotations
 
+from typing import Any
+
 # sample_messages: a sample's input as the messages Inspect starts a sample with (a string
 # input becomes a user message marked source="input"); a prompt preview must start from
 # exactly those, and no public function builds them.
@@ -45,7 +47,10 @@ from inspect_ai.model._generate_config import active_generate_config
 
 # init_model_roles: binds model roles (the grader) for scorers called outside an eval, as
 # eval() binds them; bench/ times scorers that way. eval() is the only public binder.
-from inspect_ai.model._model import init_model_roles
+# active_model: the model a task is being built for (inspect eval builds each task with
+# its model active), so that a profile can check the server's endpoints before any
+# sample; get_model() would make a model where none is active.
+from inspect_ai.model._model import active_model, init_model_roles
 
 # HttpxHooks.REQUEST_ID_HEADER: the header that ties a request to the model call its
 # provider's HTTP hooks time (models/echo_completions.py sends it as Inspect's provider does).
@@ -79,11 +84,21 @@ except ImportError:  # pragma: no cover - a later Inspect
 
 REQUEST_ID_HEADER = HttpxHooks.REQUEST_ID_HEADER
 
+
+# Model._connection_concurrency: a slot of the model's own connection pool (static or
+# adaptive, keyed as its requests are); the server's tokenizer calls hold one, so that
+# --max-connections bounds them too. No public API hands out a slot of that pool.
+def connection_slot(model: Any, config: Any) -> Any:
+    return model._connection_concurrency(config)
+
+
 __all__ = [
     "REQUEST_ID_HEADER",
     "PrerequisiteError",
     "_registry",
     "active_generate_config",
+    "active_model",
+    "connection_slot",
     "format_template",
     "get_installed_package_name",
     "init_hooks",
