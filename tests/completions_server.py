@@ -21,6 +21,7 @@ on it and the token before it. Every request body is kept in ``requests``.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import threading
 import time
@@ -30,6 +31,7 @@ from typing import Any
 
 from aiohttp import web
 
+from benchmarks.models.server_checks import PROBE_HEADER
 from tests.threaded_server import ThreadedServer
 
 EOS = "<|endoftext|>"
@@ -59,25 +61,39 @@ class Tokenizer:
         return "".join(self.pieces[i] for i in ids)
 
 
+def is_check(request: web.Request) -> bool:
+    """Whether a request is a profile's endpoint check (models/server_checks.py), which the
+    recordings of what a run sent leave out."""
+    return PROBE_HEADER in request.headers
+
+
 def add_tokenizer_routes(
-    app: web.Application, tokenizer: Tokenizer, record: Callable[[str, Any], None]
+    app: web.Application,
+    tokenizer: Tokenizer,
+    record: Callable[[str, Any], None],
+    *,
+    served: frozenset[str] = frozenset({"/tokenize", "/detokenize", "/tokenizer_info"}),
 ) -> None:
-    """vLLM's ``POST /tokenize``, ``POST /detokenize`` and ``GET /tokenizer_info``, each
-    request passed to ``record(path, body)``."""
+    """vLLM's ``POST /tokenize``, ``POST /detokenize`` and ``GET /tokenizer_info`` (those in
+    ``served``; the others answer 404, as a server that lacks them), each request but an
+    endpoint check passed to ``record(path, body)``."""
 
     async def tokenize(request: web.Request) -> web.Response:
         body = await request.json()
-        record(request.path, body)
+        if not is_check(request):
+            record(request.path, body)
         ids = tokenizer.encode(body["prompt"])
         return web.json_response({"count": len(ids), "max_model_len": MAX_MODEL_LEN, "tokens": ids})
 
     async def detokenize(request: web.Request) -> web.Response:
         body = await request.json()
-        record(request.path, body)
+        if not is_check(request):
+            record(request.path, body)
         return web.json_response({"prompt": tokenizer.decode(body["tokens"])})
 
     async def tokenizer_info(request: web.Request) -> web.Response:
-        record(request.path, None)
+        if not is_check(request):
+            record(request.path, None)
         return web.json_response(
             {
                 "tokenizer_class": "ScriptedTokenizer",
@@ -89,9 +105,11 @@ def add_tokenizer_routes(
             }
         )
 
-    app.router.add_post("/tokenize", tokenize)
-    app.router.add_post("/detokenize", detokenize)
-    app.router.add_get("/tokenizer_info", tokenizer_info)
+    routes = {"/tokenize": tokenize, "/detokenize": detokenize, "/tokenizer_info": tokenizer_info}
+    for path, handler in routes.items():
+        if path in served:
+            add = app.router.add_get if path == "/tokenizer_info" else app.router.add_post
+            add(path, handler)
 
 
 def logprob(previous: str, piece: str) -> float:
@@ -103,8 +121,29 @@ class CompletionsServer(ThreadedServer):
 
     name = "completions server"
 
-    def __init__(self, *, echo_generated: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        echo_generated: bool = True,
+        served: frozenset[str] = frozenset({"/tokenize", "/detokenize", "/tokenizer_info"}),
+        echoes: bool = True,
+        prompt_logprobs: bool = True,
+        delay: float = 0.0,
+        failures: dict[str, int] | None = None,
+    ) -> None:
         super().__init__()
+        # the tokenizer routes it serves, whether it echoes the prompt's log-probabilities
+        # and answers vLLM's prompt_logprobs (as a server that lacks them: a 404, a reply
+        # without them)
+        self.served = served
+        self.echoes = echoes
+        self.prompt_logprobs = prompt_logprobs
+        # seconds each request takes, and the first requests of a path answered 503 (a
+        # server at capacity); the most requests it has had in flight at once
+        self.delay = delay
+        self.failures = dict(failures or {})
+        self.failed: list[str] = []  # the paths of the requests answered 503
+        self.in_flight = self.most_in_flight = 0
         # False: as llama-cpp-python, an echo's log-probabilities hold the prompt's tokens
         # only (its reply text still ends with the generated text)
         self.echo_generated = echo_generated
@@ -115,10 +154,30 @@ class CompletionsServer(ThreadedServer):
     def completions_bodies(self) -> list[dict[str, Any]]:
         return [body for path, body in self.requests if path.endswith("/completions")]
 
+    @web.middleware
+    async def _pacing(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """The delay, the injected failures and the count of requests in flight."""
+        with self._lock:
+            self.in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
+            failing = not is_check(request) and self.failures.get(request.path, 0) > 0
+            if failing:
+                self.failures[request.path] -= 1
+                self.failed.append(request.path)
+        try:
+            if self.delay:
+                await asyncio.sleep(self.delay)
+            if failing:
+                return web.json_response({"error": {"message": "at capacity"}}, status=503)
+            return await handler(request)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=1 << 30)
+        app = web.Application(client_max_size=1 << 30, middlewares=[self._pacing])
         app.router.add_post("/v1/completions", self._completions)
-        add_tokenizer_routes(app, self.tokenizer, self._record)
+        add_tokenizer_routes(app, self.tokenizer, self._record, served=self.served)
         app.router.add_get("/v1/models", self._models)
         return app
 
@@ -128,7 +187,8 @@ class CompletionsServer(ThreadedServer):
 
     async def _completions(self, request: web.Request) -> web.Response:
         body = await request.json()
-        self._record(request.path, body)
+        if not is_check(request):
+            self._record(request.path, body)
         prompt = body.get("prompt")
         if isinstance(prompt, str):
             prompts = [self.tokenizer.encode(prompt)]
@@ -138,7 +198,7 @@ class CompletionsServer(ThreadedServer):
             prompts = prompt
         else:
             prompts = [self.tokenizer.encode(p) for p in prompt]
-        echo = bool(body.get("echo"))
+        echo = bool(body.get("echo")) and self.echoes
         wanted = body.get("logprobs")
         max_tokens = body.get("max_tokens") or 16
         choices = []
@@ -175,7 +235,7 @@ class CompletionsServer(ThreadedServer):
                 "logprobs": logprobs,
                 "finish_reason": "length",
             }
-            if body.get("prompt_logprobs") is not None:  # vLLM's: the prompt's tokens only
+            if body.get("prompt_logprobs") is not None and self.prompt_logprobs:  # vLLM's
                 choice["prompt_logprobs"] = [None] + [
                     {
                         str(ids[position]): {

@@ -31,36 +31,30 @@ from tenacity import (
 )
 from tenacity.stop import stop_base as StopBaseT
 
+from benchmarks.models.server_checks import (
+    Need,
+    check_server,
+    require_server,
+    sends_one_prompt,
+    server_root,
+)
 from benchmarks.runtime.inspect_private import active_generate_config, connection_slot
 from benchmarks.runtime.registry_names import namespaced
 
-# Inspect's providers that post one raw prompt to /v1/completions.
-COMPLETIONS_PROVIDERS = frozenset({"openai-api-completions", "vllm-completions"})
-SUPPORTED = "vllm-completions/<model> or openai-api-completions/<service>/<model>"
 # lm-evaluation-harness's TemplateAPI max_length and max_gen_toks.
 MAX_LENGTH = 2048
 DEFAULT_MAX_TOKENS = 256
 
 
+# What the token-ids profile needs of the server (checked before the first sample).
+TOKEN_IDS_NEED = Need(
+    "a prompt sent as the server's token ids", ("tokenize",), "-T completions_prompt=text"
+)
+EOS_NEED = Need("the end-of-text stop sequence (-T stop_at_eos=true)", ("tokenizer_info",))
+
+
 class TokenizerError(ValueError):
     """The server's tokenizer endpoints gave no usable answer (a sample error: retryable)."""
-
-
-def sends_one_prompt(model: str) -> bool:
-    """Whether ``model`` (``<provider>/<name>``) is served through the completions endpoint."""
-    return model.split("/", 1)[0] in COMPLETIONS_PROVIDERS
-
-
-def answers_completions_requests(model: Model) -> bool:
-    """Whether ``model`` takes token-id prompts and echoes log-probabilities: a completions
-    provider, or the offline models (``benchmarks/oracle``, ``random``), which act as one."""
-    return sends_one_prompt(str(model)) or getattr(model.api, "echoes_prompt_logprobs", False)
-
-
-def server_root(api: Any) -> str:
-    """The server's root URL (its ``/v1`` left out): ``/tokenize`` and ``/tokenizer_info``
-    are served there."""
-    return str(api.base_url).rstrip("/").removesuffix("/v1")
 
 
 async def server_json(model: Model, path: str, body: dict[str, Any] | None = None) -> Any:
@@ -168,14 +162,14 @@ def generate_from_token_ids(*, stop_at_eos: bool) -> Solver:
     Args:
         stop_at_eos: Add the tokenizer's end-of-text string to the stop sequences.
     """
+    needs = [TOKEN_IDS_NEED, *([EOS_NEED] if stop_at_eos else [])]
+    for need in needs:
+        require_server(need)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
-        if not answers_completions_requests(model):
-            raise ValueError(
-                f"a prompt sent as token ids needs a model served through the completions "
-                f"endpoint with /tokenize and /tokenizer_info; {model} is not: use {SUPPORTED}."
-            )
+        for need in needs:
+            await check_server(model, need)
         # the run's settings (the task's, with --max-tokens and the like merged in)
         config = active_generate_config()
         max_tokens = config.max_tokens or DEFAULT_MAX_TOKENS

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal, NoReturn, Union, get_args, get_origin, get_type_hints
 
 from benchmarks.runtime.errors import TaskParameterError
+from benchmarks.runtime.inspect_private import active_generate_config
 
 # YAML reads null, Null, NULL and ~ as None; Python users type None.
 NONE_SPELLINGS = frozenset({"None", "none"})
@@ -114,7 +115,27 @@ def task_arguments(
             task,
             f"unknown parameter {name!r}; {hint}the parameters are {', '.join(checked)}.",
         )
+    refuse_unfit_run_options(task)
     return Arguments(**checked)
+
+
+# A batched request waits for its whole batch: the batch APIs' window is a day.
+BATCH_ATTEMPT_TIMEOUT = 86_400
+
+
+def refuse_unfit_run_options(task: str) -> None:
+    """Refuse run options that cannot work together, before any data or model: the run's
+    generation settings while the task is built by ``inspect eval`` (defaults otherwise)."""
+    config = active_generate_config()
+    timeout = config.attempt_timeout
+    if config.batch and timeout is not None and timeout < BATCH_ATTEMPT_TIMEOUT:
+        fail(
+            task,
+            f"--batch with an attempt timeout of {timeout} s (--attempt-timeout, or a "
+            "configuration's generate_config): a batched request waits for its whole batch, "
+            f"often hours, and would be cancelled and sent again every {timeout} s; pass "
+            f"--attempt-timeout {BATCH_ATTEMPT_TIMEOUT} (a day) or more with --batch.",
+        )
 
 
 def checked_value(task: str, name: str, annotation: Any, value: Any) -> Any:

@@ -63,17 +63,18 @@ from inspect_ai.model import (
 from inspect_ai.scorer import CORRECT, INCORRECT, Score, Scorer, Target, accuracy, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from benchmarks.models.completions_endpoint import (
-    SUPPORTED,
-    answers_completions_requests,
-    sends_one_prompt,
-    tokenize,
-)
+from benchmarks.models.completions_endpoint import tokenize
 from benchmarks.models.echo_completions import (
     ECHOED_LOGPROBS,
     ECHOED_TOKENS,
     PROMPT_LOGPROBS,
     generate_echo,
+)
+from benchmarks.models.server_checks import (
+    Need,
+    check_server,
+    require_server,
+    sends_one_prompt,
 )
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.solvers.mcq import option_letters
@@ -92,6 +93,15 @@ TEXT_ECHO_CONFIG = GenerateConfig(
 # The same token ids, the log-probabilities read from vLLM's (and SGLang's) prompt_logprobs.
 PROMPT_LOGPROBS_CONFIG = GenerateConfig(max_tokens=1, temperature=0.0, seed=1234, prompt_logprobs=1)
 LoglikelihoodRequest = Literal["token_ids", "prompt_logprobs", "text"]
+# What each request path needs of the server, checked before the first sample.
+TEXT_INSTEAD = "-T loglikelihood_request=text (lm-evaluation-harness's gguf client)"
+NEEDS: dict[LoglikelihoodRequest, Need] = {
+    "token_ids": Need("log-likelihood scoring", ("tokenize", "echo"), TEXT_INSTEAD, False),
+    "prompt_logprobs": Need(
+        "log-likelihood scoring", ("tokenize", "prompt_logprobs"), TEXT_INSTEAD, False
+    ),
+    "text": Need("log-likelihood scoring", ("echo",), batched=False),
+}
 
 
 class LoglikelihoodError(ValueError):
@@ -114,26 +124,18 @@ def option_loglikelihoods(request: LoglikelihoodRequest = "token_ids") -> Solver
         "prompt_logprobs": prompt_logprobs_loglikelihood,
         "text": text_loglikelihood,
     }[request]
+    need = NEEDS[request]
+    require_server(need)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
-        check_provider(model, request)
+        await check_server(model, need)
         pairs = state.metadata[REQUESTS_KEY]
         scores = [await score_option(model, context, rest) for context, rest in pairs]
         state.metadata[SCORES_KEY] = scores
         return state
 
     return solve
-
-
-def check_provider(model: Model, request: LoglikelihoodRequest) -> None:
-    """Refuse, before any request, a model that cannot echo prompt log-probabilities."""
-    if not answers_completions_requests(model):
-        needs = "" if request == "text" else "/tokenize and "
-        raise ValueError(
-            f"log-likelihood scoring needs a model served through the completions endpoint "
-            f"with {needs}echoed log-probabilities; {model} is not: use {SUPPORTED}."
-        )
 
 
 async def request_tokens(model: Model, context: str, continuation: str) -> tuple[list[int], int]:

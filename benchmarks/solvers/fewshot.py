@@ -30,7 +30,7 @@ from typing import Any
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from benchmarks.models.completions_endpoint import sends_one_prompt
+from benchmarks.models.server_checks import sends_one_prompt
 from benchmarks.runtime.registry_names import namespaced
 
 # lm-evaluation-harness's TaskConfig defaults (config/task.py: target_delimiter,

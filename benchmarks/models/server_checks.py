@@ -1,0 +1,238 @@
+"""What a profile needs of the model server, checked before the first sample.
+
+The profiles that send token ids or score by log-likelihood need more of a server
+than ``/v1/completions``: its tokenizer (``POST /tokenize``), its end-of-text string
+(``GET /tokenizer_info``, which stock vLLM serves only when started with
+``--enable-tokenizer-info-endpoint``), the prompt's log-probabilities echoed
+(``echo: true, logprobs``) or vLLM's ``prompt_logprobs``. ``require_server``
+asks the server for each, once, while the task is built for its model (``inspect
+eval`` builds each task with its model active), so a missing one stops the run
+before any sample with one line that names the endpoint and what to do: the
+``inspect`` command prints it without a traceback and exits 1. A task built before
+its model is known (``eval(task)`` in Python) is checked by ``check_server`` at its
+first request instead, where a failure is that sample's error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import httpx
+from inspect_ai.model import Model
+
+from benchmarks.runtime.errors import UserInputError
+from benchmarks.runtime.inspect_private import active_generate_config, active_model
+
+Endpoint = Literal["tokenize", "tokenizer_info", "echo", "prompt_logprobs"]
+# Inspect's providers that post one raw prompt to /v1/completions.
+COMPLETIONS_PROVIDERS = frozenset({"openai-api-completions", "vllm-completions"})
+SUPPORTED = "vllm-completions/<model> or openai-api-completions/<service>/<model>"
+PROBE_TEXT = "The capital of France is Paris."
+# Marks a check's requests (a server's logs, or a test's recording, can leave them out).
+PROBE_HEADER = "X-Benchmarks-Endpoint-Check"
+PROBE_TIMEOUT = 60.0
+
+
+class ServerSetupError(UserInputError):
+    """The model server lacks an endpoint the profile needs (said before any sample)."""
+
+
+def sends_one_prompt(model: str) -> bool:
+    """Whether ``model`` (``<provider>/<name>``) is served through the completions endpoint."""
+    return model.split("/", 1)[0] in COMPLETIONS_PROVIDERS
+
+
+def answers_completions_requests(model: Model) -> bool:
+    """Whether ``model`` takes token-id prompts and echoes log-probabilities: a completions
+    provider, or the offline models (``benchmarks/oracle``, ``random``), which act as one."""
+    return sends_one_prompt(str(model)) or getattr(model.api, "echoes_prompt_logprobs", False)
+
+
+def server_root(api: Any) -> str:
+    """The server's root URL (its ``/v1`` left out): ``/tokenize`` and ``/tokenizer_info``
+    are served there."""
+    return str(api.base_url).rstrip("/").removesuffix("/v1")
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One endpoint: the request that shows it works, and what to do when it does not."""
+
+    method: str
+    path: str  # from the server's root
+    fix: str
+
+
+PROBES: dict[Endpoint, Probe] = {
+    "tokenize": Probe(
+        "POST",
+        "/tokenize",
+        "serve the model with vLLM or SGLang, which serve it",
+    ),
+    "tokenizer_info": Probe(
+        "GET",
+        "/tokenizer_info",
+        "start vLLM with --enable-tokenizer-info-endpoint, or pass -T stop_at_eos=false "
+        "(no end-of-text stop, as lm-evaluation-harness's concurrent client)",
+    ),
+    "echo": Probe(
+        "POST",
+        "/v1/completions",
+        "serve the model with vLLM, SGLang or llama-cpp-python (--logits_all true), which "
+        "echo the prompt's log-probabilities (echo: true, logprobs: 1)",
+    ),
+    "prompt_logprobs": Probe(
+        "POST",
+        "/v1/completions",
+        "serve the model with vLLM or SGLang, or pass -T loglikelihood_request=token_ids",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Need:
+    """What a profile needs of the server: ``endpoints``, for ``what`` (said in a refusal),
+    and the switch that sends text instead, needing no tokenizer (if there is one)."""
+
+    what: str
+    endpoints: tuple[Endpoint, ...]
+    text_instead: str | None = None
+    # False: its requests are posted by this package (models/echo_completions.py), which
+    # no provider's batch API takes
+    batched: bool = True
+
+
+# The servers already found to serve each endpoint, this process.
+_CHECKED: set[tuple[str, Endpoint]] = set()
+
+
+def probe_body(endpoint: Endpoint, api: Any) -> dict[str, Any] | None:
+    if endpoint == "tokenize":
+        return {"prompt": PROBE_TEXT, "add_special_tokens": False}
+    if endpoint == "tokenizer_info":
+        return None
+    body = {"model": api.service_model_name(), "prompt": PROBE_TEXT, "max_tokens": 1}
+    if endpoint == "echo":
+        return {**body, "temperature": 0.0, "echo": True, "logprobs": 1}
+    return {**body, "temperature": 0.0, "prompt_logprobs": 1}
+
+
+def problem(endpoint: Endpoint, reply: Any) -> str | None:
+    """What is wrong with a 200 reply (None: it serves what the profile needs)."""
+    if not isinstance(reply, dict):
+        return "answered with no JSON object"
+    if endpoint == "tokenize":
+        tokens = reply.get("tokens")
+        ok = isinstance(tokens, list) and bool(tokens) and all(isinstance(t, int) for t in tokens)
+        return None if ok else "gave no token ids"
+    if endpoint == "tokenizer_info":
+        return None if isinstance(reply.get("eos_token"), str) else "gave no eos_token"
+    choices = reply.get("choices") or [{}]
+    if endpoint == "echo":
+        logprobs = (choices[0] or {}).get("logprobs") or {}
+        values = logprobs.get("token_logprobs") or []
+        echoed = str((choices[0] or {}).get("text", "")).startswith(PROBE_TEXT)
+        return None if echoed and len(values) > 1 else "did not echo the prompt's log-probabilities"
+    entries = (choices[0] or {}).get("prompt_logprobs")
+    return None if isinstance(entries, list) and len(entries) > 1 else "gave no prompt_logprobs"
+
+
+def refusal(endpoint: Endpoint, url: str, what: str, need: Need) -> ServerSetupError:
+    probe = PROBES[endpoint]
+    instead = (
+        f", or pass {need.text_instead}" if need.text_instead and endpoint == "tokenize" else ""
+    )
+    return ServerSetupError(
+        f"{probe.method} {url} {what}: {need.what} needs it; {probe.fix}{instead}."
+    )
+
+
+def headers(api: Any) -> dict[str, str]:
+    auth = {"Authorization": f"Bearer {api.api_key}"} if getattr(api, "api_key", None) else {}
+    return {PROBE_HEADER: "1", **auth}
+
+
+def unchecked(api: Any, needs: tuple[Endpoint, ...]) -> list[Endpoint]:
+    return [endpoint for endpoint in needs if (server_root(api), endpoint) not in _CHECKED]
+
+
+def require_server(need: Need) -> None:
+    """Check, while a task is built for its model, that the server serves ``needs``
+    (``need``); no model known yet,
+    or one Inspect starts itself (vllm-completions without a URL): checked at the first
+    request instead (``check_server``)."""
+    model = active_model()
+    if model is None:
+        return
+    require_provider(model, need)
+    if active_generate_config().batch and not need.batched:
+        raise ServerSetupError(
+            f"--batch: {need.what} posts its requests to the completions endpoint itself, "
+            "which no batch API serves; run without --batch."
+        )
+    api: Any = model.api
+    if not sends_one_prompt(str(model)) or getattr(api, "base_url", None) is None:
+        return
+    with httpx.Client(timeout=PROBE_TIMEOUT) as client:
+        for endpoint in unchecked(api, need.endpoints):
+            probe, url = PROBES[endpoint], f"{server_root(api)}{PROBES[endpoint].path}"
+            body = probe_body(endpoint, api)
+            try:
+                answer: httpx.Response | httpx.HTTPError = client.request(
+                    probe.method, url, json=body, headers=headers(api)
+                )
+            except httpx.HTTPError as ex:
+                answer = ex
+            judge(endpoint, api, url, answer, need)
+
+
+async def check_server(model: Model, need: Need) -> None:
+    """``require_server``'s check for a model known only at the first request."""
+    require_provider(model, need)
+    api: Any = model.api
+    if not sends_one_prompt(str(model)):
+        return
+    if hasattr(api, "_ensure_server_started"):  # vllm-completions starts its server lazily
+        await api._ensure_server_started()
+    if not unchecked(api, need.endpoints):
+        return
+    async with httpx.AsyncClient(timeout=PROBE_TIMEOUT) as client:
+        for endpoint in unchecked(api, need.endpoints):
+            probe, url = PROBES[endpoint], f"{server_root(api)}{PROBES[endpoint].path}"
+            body = probe_body(endpoint, api)
+            try:
+                answer: httpx.Response | httpx.HTTPError = await client.request(
+                    probe.method, url, json=body, headers=headers(api)
+                )
+            except httpx.HTTPError as ex:
+                answer = ex
+            judge(endpoint, api, url, answer, need)
+
+
+def judge(
+    endpoint: Endpoint, api: Any, url: str, answer: httpx.Response | httpx.HTTPError, need: Need
+) -> None:
+    """Raise the refusal for an answer that shows the endpoint missing, else remember it."""
+    if isinstance(answer, httpx.HTTPError):
+        raise refusal(endpoint, url, f"did not answer ({type(answer).__name__}: {answer})", need)
+    if answer.status_code != 200:
+        what = f"answered {answer.status_code} {answer.reason_phrase}"
+        raise refusal(endpoint, url, what, need)
+    try:
+        reply = answer.json()
+    except ValueError:
+        reply = None
+    wrong = problem(endpoint, reply)
+    if wrong is not None:
+        raise refusal(endpoint, url, wrong, need)
+    _CHECKED.add((server_root(api), endpoint))
+
+
+def require_provider(model: Model, need: Need) -> None:
+    """Refuse a model that cannot serve the profile at all (a chat provider)."""
+    if not answers_completions_requests(model):
+        raise ServerSetupError(
+            f"{need.what} needs a model served through the completions endpoint "
+            f"(/v1/completions); {model} is not: use {SUPPORTED}."
+        )
