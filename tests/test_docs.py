@@ -66,6 +66,9 @@ NOT_RUN_HERE = {
     "git worktree add": "makes a second checkout (the snapshot comparison of a refactoring)",
     "PYTHONPATH=../before python -m bench.": "the harness on another checkout",
     "cmp ": "compares the two snapshots",
+    "vllm serve": "starts a GPU inference server (tests/test_scaling_recipe.py runs the rest of "
+    "docs/scaling.md against scripted servers)",
+    "python -m sglang": "starts a GPU inference server (as vllm serve)",
 }
 
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
@@ -172,6 +175,8 @@ def test_every_documented_command_runs_offline(tmp_path: Path) -> None:
         for _, c in commands
         if re.match(r"inspect eval(-set)? ", c) and not c.startswith(tuple(NOT_RUN_HERE))
     ]
+    import tests.test_scaling_recipe as scaling_recipe  # (it reads this module's patterns)
+
     # "`inspect eval` exits with ..." names a command, it does not give one
     names = {"inspect eval", "inspect eval-set", "inspect score"}
     handled = {
@@ -182,6 +187,8 @@ def test_every_documented_command_runs_offline(tmp_path: Path) -> None:
         "inspect score": test_the_compare_page_commands_run_on_real_logs,
         "python -m benchmarks.compare": test_the_compare_page_commands_run_on_real_logs,
         "hf ": test_hub_commands_exist_with_their_options,
+        "python -m benchmarks.shards": scaling_recipe.test_the_scaling_page_runs_as_written,
+        "inspect log list": scaling_recipe.test_the_scaling_page_runs_as_written,
         "python -m benchmarks": registry_tests.test_python_m_benchmarks_lists_the_tasks_anywhere,
     }
     unhandled = [
@@ -338,8 +345,10 @@ def test_eval_retry_finishes_an_interrupted_run(tmp_path: Path) -> None:
         assert read_eval_log(interrupted, header_only=True).status == "error"
         broken["on"] = False
         retries = {c for _, c in documented_commands() if c.startswith("inspect eval-retry")}
-        # every documented form is "inspect eval-retry <a log>", run here on a real one
-        assert {len(shlex.split(c)) for c in retries} == {3}
+        # every documented form is "inspect eval-retry <a log>" (then "--log-dir <a folder>",
+        # which docs/scaling.md's test runs), run here on a real one
+        assert {tuple(shlex.split(c)[3:4]) for c in retries} <= {(), ("--log-dir",)}
+        assert {len(shlex.split(c)) for c in retries} <= {3, 5}
         done = subprocess.run(
             [inspect_cli(), "eval-retry", interrupted.name, "--log-dir", str(tmp_path / "retried")],
             cwd=ROOT,

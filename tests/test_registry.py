@@ -13,7 +13,7 @@ from inspect_ai import eval
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from benchmarks._registry import absolute_task_file_problem, unknown_task_hints
-from benchmarks.catalog import BENCHMARKS
+from benchmarks.catalog import BENCHMARKS, specs
 from tests.inspect_cli import inspect_cli, offline_eval
 from tests.scripted import replies_by_prompt
 
@@ -226,3 +226,19 @@ def test_an_absolute_task_file_path_from_another_directory_is_one_line(tmp_path:
         timeout=300,
     )
     assert (done.returncode, done.stdout, done.stderr) == (1, "", ABSOLUTE_PATH_MESSAGE + "\n")
+
+
+@pytest.mark.parametrize(
+    ("name", "profile"),
+    [(name, profile) for name, spec in specs().items() for profile in spec.profiles],
+)
+def test_the_logged_scorer_name_finds_the_scorer(name: str, profile: str) -> None:
+    """``inspect score LOG`` rebuilds a log's scorer by the name the log records (the short
+    one): under every profile that name must find it."""
+    from inspect_ai._util.registry import registry_info, registry_lookup
+
+    task = specs()[name].task(bundled_sample=True, profile=profile)
+    scorers = task.scorer if isinstance(task.scorer, list) else [task.scorer]
+    for made in scorers:
+        short = registry_info(made).name.rsplit("/", 1)[-1]
+        assert registry_lookup("scorer", short) is not None, f"{name}/{profile}: {short}"

@@ -39,7 +39,7 @@ from benchmarks.compare.logs import (
     CompareError,
     TaskLog,
     display_path,
-    logs_by_task,
+    logs_at,
     read_full_samples,
 )
 from benchmarks.compare.score_tables import score_table, scorer_names
@@ -88,14 +88,13 @@ def judge_agreement(
 ) -> JudgeAgreement:
     """Agreement between the gradings in one re-graded log, or between logs of the same answers."""
     settings = settings or Settings()
-    gradings = collect_gradings([str(path) for path in paths], scorer)
+    gradings, notes = collect_gradings([str(path) for path in paths], scorer)
     first = gradings[0]
     frames = pandas()
     summary: list[dict[str, Any]] = []
     confusion: dict[str, pd.DataFrame] = {}
     metric_rows: list[dict[str, Any]] = []
     disagreement_rows: list[dict[str, Any]] = []
-    notes: list[str] = []
     for other in gradings[1:]:
         units = shared_units(first, other)
         grades_a = [first.grades[u] for u in units]
@@ -151,11 +150,15 @@ def judge_agreement(
     )
 
 
-def collect_gradings(arguments: list[str], scorer: str | None) -> list[Grading]:
-    """Every grading the arguments hold, in order (a log's scores in their logged order)."""
+def collect_gradings(arguments: list[str], scorer: str | None) -> tuple[list[Grading], list[str]]:
+    """Every grading the arguments hold, in order (a log's scores in their logged order), and
+    notes on the logs left aside or unfinished."""
     gradings: list[Grading] = []
+    notes: list[str] = []
     for argument in arguments:
-        logs = logs_by_task(argument)
+        found = logs_at(argument)
+        notes.extend(found.notes)
+        logs = found.by_task()
         graded = [log for task, log in logs.items() if task in GRADED_TASKS]
         if not graded:
             raise CompareError(
@@ -165,6 +168,9 @@ def collect_gradings(arguments: list[str], scorer: str | None) -> list[Grading]:
         if len(graded) > 1:
             raise CompareError(f"{argument}: holds logs of several graded tasks; pass one log.")
         log = graded[0]
+        if log.header.status != "success":
+            name = Path(display_path(log.path)).name
+            notes.append(f"{name}: the run did not finish (status {log.header.status}).")
         samples = read_full_samples(log)
         base = scorer or log.scores.scorer
         # Inspect appends re-gradings as <scorer>1, <scorer>2, ... (unique_scorer_name).
@@ -189,7 +195,7 @@ def collect_gradings(arguments: list[str], scorer: str | None) -> list[Grading]:
                 f"{display_path(grading.log.path)}: the task differs ({task} vs "
                 f"{grading.log.task})."
             )
-    return gradings
+    return gradings, notes
 
 
 def read_grading(log: TaskLog, samples: list[EvalSample], scorer: str) -> Grading:

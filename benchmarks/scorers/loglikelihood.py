@@ -76,7 +76,7 @@ from benchmarks.models.server_checks import (
     require_server,
     sends_one_prompt,
 )
-from benchmarks.runtime.registry_names import namespaced
+from benchmarks.runtime.registry_names import also_by_short_name, namespaced
 from benchmarks.solvers.mcq import option_letters
 
 REQUESTS_KEY = "loglikelihood_requests"
@@ -261,6 +261,7 @@ def text_continuation_logprob(output: ModelOutput, prompt: str, context_length: 
     return sum(logprobs[first:-1])
 
 
+@also_by_short_name
 @scorer(metrics=[accuracy(), stderr()], name=namespaced("loglikelihood_choice", __name__))
 def loglikelihood_choice() -> Scorer:
     """The option with the highest log-likelihood (the first on a tie) against the target."""

@@ -40,8 +40,8 @@ def parser() -> argparse.ArgumentParser:
         "--output",
         metavar="LOCATION",
         help="the merged log (a .eval path, one run only) or the folder to write it to "
-        "(default: <name>.eval beside a <name>.shards folder given alone, else "
-        "$INSPECT_LOG_DIR or ./logs)",
+        "(default: <name>.eval beside a <name>.shards folder given alone; the folder given "
+        "alone; else $INSPECT_LOG_DIR or ./logs)",
     )
     run = commands.add_parser(
         "eval",

@@ -4,8 +4,8 @@ A run's shards in ``<name>.shards/<k>/`` (Inspect's layout for a sharded run,
 which ``python -m benchmarks.shards eval`` writes) merge into ``<name>.eval``
 beside that folder: the viewer then lists the merged log and hides the shards it
 covers. Otherwise the merged log takes Inspect's own name for a log
-(``<created>_<task>_<id>.eval``) in the folder given, or in ``$INSPECT_LOG_DIR``
-(``./logs``) as ``inspect eval`` would.
+(``<created>_<task>_<id>.eval``), in ``--output``, or beside the shards in the one folder
+given, or else in ``$INSPECT_LOG_DIR`` (``./logs``) as ``inspect eval`` would.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from inspect_ai.log import EvalLog, write_eval_log
 
-from benchmarks.runtime.log_files import LogError, display_path
+from benchmarks.runtime.log_files import LogError, display_path, is_folder
 from benchmarks.shards.merge import ShardRun, merged_log, shard_runs
 
 SHARDS_SUFFIX = ".shards"
@@ -51,14 +51,17 @@ def merged_location(
 ) -> str:
     """``output`` if it names a .eval file; ``<name>.eval`` beside a lone ``<name>.shards``
     folder holding one run (unless ``output`` names another folder); else a file in
-    ``output`` (by default the log folder)."""
+    ``output``, by default in the lone folder given (where the shards are), else in the log
+    folder (``$INSPECT_LOG_DIR``, ``./logs``)."""
     if output is not None and output.endswith(".eval"):
         return output
-    shards_folder = locations[0].rstrip("/") if len(locations) == 1 else ""
-    parent = shards_folder.rpartition("/")[0] or "."
+    lone = locations[0].rstrip("/") if len(locations) == 1 and is_folder(locations[0]) else ""
+    parent = lone.rpartition("/")[0] or "."
     beside = output is None or output.rstrip("/") == parent
-    if single_run and shards_folder.endswith(SHARDS_SUFFIX) and beside:
-        return shards_folder.removesuffix(SHARDS_SUFFIX) + ".eval"
+    if single_run and lone.endswith(SHARDS_SUFFIX) and beside:
+        return lone.removesuffix(SHARDS_SUFFIX) + ".eval"
+    if output is None and lone and not lone.endswith(SHARDS_SUFFIX):
+        output = lone
     folder = output or os.environ.get("INSPECT_LOG_DIR", "./logs")
     return f"{folder.rstrip('/')}/{log_name(log)}"
 
