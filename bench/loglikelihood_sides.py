@@ -46,6 +46,8 @@ class Run:
     lm_eval_python: str | None
     # more options for our inspect eval (e.g. --no-log-realtime)
     inspect_args: tuple[str, ...] = ()
+    # more than 1: our run split into this many processes (python -m benchmarks.shards eval)
+    shards: int = 1
 
 
 @dataclass(frozen=True)
@@ -60,15 +62,21 @@ class Comparison:
 
 
 def inspect_eval(run: Run, config: str, model: str, env: dict[str, str]) -> dict[str, Any]:
+    """Our run: one ``inspect eval``, or ``run.shards`` of them and their merge (timed from
+    the start of ``python -m benchmarks.shards eval`` to its end, the merged log written)."""
     files = json.dumps({"validation": str(FIXTURE), "train": str(FIXTURE)})
-    command = [
-        str(Path(sys.executable).with_name("inspect")), "eval",
+    arguments = [
         "--run-config", f"configs/{config}",
         "-T", f"shots={run.shots}", "-T", f"data_files={files}",
         "--model", model, "--model-base-url", f"http://127.0.0.1:{run.port}/v1",
-        "--max-connections", str(run.connections),
-        "--log-dir", str(run.work / "inspect"), "--display", "none", *run.inspect_args,
+        "--max-connections", str(run.connections), "--display", "none", *run.inspect_args,
     ]  # fmt: skip
+    log_dir = ["--log-dir", str(run.work / "inspect")]
+    if run.shards > 1:
+        shards = ["-m", "benchmarks.shards", "eval", "--shards", str(run.shards)]
+        command = [sys.executable, *shards, *log_dir, *arguments]
+    else:
+        command = [str(Path(sys.executable).with_name("inspect")), "eval", *arguments, *log_dir]
     return timed_process(command, {**run.env, **env})
 
 

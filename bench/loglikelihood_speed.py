@@ -1,18 +1,19 @@
 """Log-likelihood scoring through real HTTP: this project against lm-evaluation-harness.
 
-``python -m bench.loglikelihood_speed`` serves tests/completions_server.py (a
-tokenizer and echoed log-probabilities, answering at once) in a process of its
-own, then runs Winogrande by log-likelihood on the 1,267 validation rows of
+``python -m bench.loglikelihood_speed`` serves tests/completions_server.py (a tokenizer
+and echoed log-probabilities, answering at once) in a process of its own, then runs
+Winogrande by log-likelihood on the 1,267 validation rows of
 tests/fixtures/winogrande/validation_full.jsonl, for each request path
-(``--comparisons``, bench/loglikelihood_sides.py: ``token-ids``, ``vllm``,
-``text``) and each ``--shots``, in ``--pairs`` pairs: our ``inspect eval`` and
-lm-evaluation-harness 0.4.13's ``lm_eval`` one after the other, the order
-swapped from one pair to the next, so that whatever else the machine is doing
-falls on both sides. With ``--floor`` (the default), each pair also runs
+(``--comparisons``, bench/loglikelihood_sides.py: ``token-ids``, ``vllm``, ``text``) and
+each ``--shots``, in ``--pairs`` rounds: our ``inspect eval`` and lm-evaluation-harness
+0.4.13's ``lm_eval`` one after the other, and with ``--shards 2,4`` our run split into
+that many processes and merged (``python -m benchmarks.shards eval``), the side that
+goes first rotating from one round to the next, so that whatever else the machine is
+doing falls on every side. With ``--floor`` (the default), each round also runs
 bench/loglikelihood_floor.py, 0 and then 2 plain requests a question through Inspect's
-``Model.generate`` (no tokenizer, no prefix; the first ``--shots`` only, as it has none):
-the floor under anything built on Inspect that records every request. lm-eval's python
-is ``--lm-eval-python``, ``$LM_EVAL_PYTHON`` or the peer tests' venv
+``Model.generate`` (no tokenizer, no prefix; the first ``--shots`` only, as it has
+none): the floor under anything built on Inspect that records every request. lm-eval's
+python is ``--lm-eval-python``, ``$LM_EVAL_PYTHON`` or the peer tests' venv
 (tests/peers/peer_env.py) when it exists.
 
 Each run is a fresh process timed from start to exit (imports, data, the
@@ -37,6 +38,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bench.generation_pairs import pair_order
 from bench.http_runs import REPO_DIR, lm_eval_python
 from bench.loglikelihood_sides import COMPARISONS, FIXTURE, FLOORS, Comparison, Run
 from tests.peers.peer_env import ENV_DIR
@@ -70,7 +72,7 @@ def run_side(comparison: Comparison, side: str, run: Run) -> dict[str, Any]:
     if side.startswith("floor-"):
         result = FLOORS[int(side.removeprefix("floor-"))](run)
     else:
-        result = (comparison.ours if side == "ours" else comparison.lm_eval)(run)
+        result = (comparison.lm_eval if side == "lm-eval" else comparison.ours)(run)
     if result["returncode"] != 0:
         raise RuntimeError(f"{comparison.name} {side} failed:\n{result['output_tail']}")
     result.pop("output_tail")
@@ -92,6 +94,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--inspect-args", default="", help="more options for our side, e.g. --no-log-realtime"
+    )
+    parser.add_argument(
+        "--shards",
+        default="",
+        help="also our run split into these many processes and merged, e.g. 2,4 (the sides "
+        "ours-2, ours-4)",
     )
     args = parser.parse_args()
     rows = len(FIXTURE.read_text(encoding="utf-8").splitlines())
@@ -122,18 +130,20 @@ def main() -> None:
         folder.mkdir()
         connections = 1 if comparison.sequential else args.connections
         extra = tuple(args.inspect_args.split())
-        run = Run(port, shots, connections, folder, env, python, extra)
+        shards = int(side.removeprefix("ours-")) if side.startswith("ours-") else 1
+        run = Run(port, shots, connections, folder, env, python, extra, shards)
         return run_side(comparison, side, run)
 
     floors = [f"floor-{requests}" for requests in FLOORS] if args.floor else []
+    sharded = [f"ours-{count}" for count in args.shards.split(",") if count]
     try:
-        for side in ("ours", "lm-eval", *floors):
+        for side in ("ours", "lm-eval", *sharded, *floors):
             one(comparisons[0], side, 0, "warm-up")
         for comparison in comparisons:
             all_shots = [int(s) for s in args.shots.split(",")]
             for shots in all_shots:
                 for pair in range(args.pairs):
-                    sides = ["ours", "lm-eval"] if pair % 2 == 0 else ["lm-eval", "ours"]
+                    sides = list(pair_order(pair, ("ours", "lm-eval", *sharded)))
                     for side in sides + (floors if shots == all_shots[0] else []):
                         result = one(comparison, side, shots, str(pair))
                         samples_per_s = rows / result["wall_s"]
@@ -165,30 +175,32 @@ def report(results: dict[str, Any], pairs: int) -> str:
         f"\n{results['rows']} questions, {results['connections']} connections (text: 1), "
         f"lm-eval {results['lm_eval']}, ours {results['inspect_args'] or 'as configured'}, "
         f"medians of {pairs} alternated pairs [min-max]\n",
-        "| path | shots | ours samples/s | lm-eval samples/s | ours / lm-eval "
+        "| path | shots | ours | ours samples/s | lm-eval samples/s | ours / lm-eval "
         "| CPU s ours | CPU s lm-eval |",
-        "|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|",
     ]
     keys = dict.fromkeys(
-        (run["comparison"], run["shots"])
+        (run["comparison"], run["shots"], run["side"])
         for run in results["runs"]
-        if not run["side"].startswith("floor-")
+        if run["side"] == "ours" or run["side"].startswith("ours-")
     )
-    for name, shots in keys:
+    for name, shots, ours in keys:
         runs = [r for r in results["runs"] if r["comparison"] == name and r["shots"] == shots]
         side = {
             who: sorted((r for r in runs if r["side"] == who), key=lambda r: r["pair"])
-            for who in ("ours", "lm-eval")
+            for who in (ours, "lm-eval")
         }
         ratios = [
             a["samples_per_s"] / b["samples_per_s"]
-            for a, b in zip(side["ours"], side["lm-eval"], strict=True)
+            for a, b in zip(side[ours], side["lm-eval"], strict=True)
         ]
+        processes = "1 process" if ours == "ours" else f"{ours.removeprefix('ours-')} shards"
         cells = [
-            spread([r["samples_per_s"] for r in side["ours"]], 1),
+            processes,
+            spread([r["samples_per_s"] for r in side[ours]], 1),
             spread([r["samples_per_s"] for r in side["lm-eval"]], 1),
             spread(ratios, 2),
-            spread([r["cpu_s"] for r in side["ours"]], 1),
+            spread([r["cpu_s"] for r in side[ours]], 1),
             spread([r["cpu_s"] for r in side["lm-eval"]], 1),
         ]
         lines.append(f"| {name} | {shots} | " + " | ".join(cells) + " |")
