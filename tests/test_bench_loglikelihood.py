@@ -1,5 +1,6 @@
 """The log-likelihood speed bench's table (bench/loglikelihood_speed.py): medians over the
-alternated pairs with their ranges, the ratio taken pair by pair."""
+alternated rounds with their ranges, the ratio taken round by round, for one process and
+for the run split into shards."""
 
 from __future__ import annotations
 
@@ -32,6 +33,9 @@ def test_the_table_gives_medians_ranges_and_the_ratio_of_each_pair() -> None:
             run("ours", 1, 20.0, 44.0),
             run("ours", 2, 28.0, 42.0),
             run("lm-eval", 2, 10.0, 16.0),
+            run("ours-2", 0, 45.0, 50.0),  # the run split into two processes
+            run("ours-2", 1, 60.0, 52.0),
+            run("ours-2", 2, 15.0, 51.0),
         ],
     }
     lines = report(results, 3).splitlines()
@@ -40,7 +44,12 @@ def test_the_table_gives_medians_ranges_and_the_ratio_of_each_pair() -> None:
         "medians of 3 alternated pairs [min-max]"
     )
     # ratios 1.5, 0.5, 2.8: the median of the pairs' ratios (that of the medians is 1.4)
-    assert lines[-1] == (
-        "| token-ids | 5 | 28.0 [20.0-30.0] | 20.0 [10.0-40.0] | 1.50 [0.50-2.80] "
+    assert lines[-2] == (
+        "| token-ids | 5 | 1 process | 28.0 [20.0-30.0] | 20.0 [10.0-40.0] | 1.50 [0.50-2.80] "
         "| 42.0 [40.0-44.0] | 16.0 [15.0-17.0] |"
+    )
+    # two shards against the same rounds' lm-eval: ratios 2.25, 1.5, 1.5
+    assert lines[-1] == (
+        "| token-ids | 5 | 2 shards | 45.0 [15.0-60.0] | 20.0 [10.0-40.0] | 1.50 [1.50-2.25] "
+        "| 51.0 [50.0-52.0] | 16.0 [15.0-17.0] |"
     )

@@ -23,7 +23,7 @@ from benchmarks.scorers.loglikelihood import (
     text_continuation_logprob,
 )
 from benchmarks.winogrande import winogrande
-from tests.completions_server import CompletionsServer
+from tests.completions_server import CompletionsServer, is_check
 
 REPLY = {
     "id": "cmpl-1",
@@ -98,12 +98,13 @@ def test_the_body_and_the_sums_are_those_of_inspects_provider(config: GenerateCo
 
 
 class FailsFirst(CompletionsServer):
-    """Answers the first completions request with 503, then as the scripted server."""
+    """Answers the first completions request of a sample with 503 (the endpoint check's
+    aside), then as the scripted server."""
 
     failed = False
 
     async def _completions(self, request: web.Request) -> web.Response:
-        if not self.failed:
+        if not self.failed and not is_check(request):
             self.failed = True
             await request.read()
             return web.json_response({"error": {"message": "busy"}}, status=503)
@@ -126,8 +127,10 @@ def test_each_request_is_a_model_event_and_a_failed_one_is_retried(
         bodies = server.completions_bodies()
     assert log.status == "success" and log.samples is not None, log.error
     events = [event for sample in log.samples for event in sample.events if event.event == "model"]
-    # two options a question; the 503 (not kept among the bodies) retried
-    assert len(events) == 6 and len(bodies) == 6 and server.failed
+    # one request a question, its two options' prompts in it; the 503 (not kept among the
+    # bodies) retried
+    assert len(events) == 3 and len(bodies) == 3 and server.failed
+    assert all(len(body["prompt"]) == 2 for body in bodies)
     assert {event.model for event in events} == {"openai-api-completions/loopback/scripted"}
     assert sum(event.retries or 0 for event in events) == 1
     for event in events:

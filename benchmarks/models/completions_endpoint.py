@@ -13,7 +13,6 @@ ids, with the tokenizer's end-of-text string added to the stop sequences when as
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from typing import Any
 
@@ -59,27 +58,43 @@ class TokenizerError(ValueError):
 
 async def server_json(model: Model, path: str, body: dict[str, Any] | None = None) -> Any:
     """The JSON reply to a request at the server's root (a POST of ``body``, or a GET),
-    sent as the model's requests are: through its provider's HTTP client, holding a slot
-    of its connection pool (``--max-connections``), retried by its rules (``--max-retries``,
-    ``--timeout``, the provider's backoff)."""
+    sent through the provider's HTTP client holding a slot of the model's connection pool
+    (``--max-connections``) and retried by the model's rules (``--max-retries``,
+    ``--timeout``, the provider's backoff) when it fails as a server under load fails."""
     api: Any = model.api
     if hasattr(api, "_ensure_server_started"):  # vllm-completions starts its server lazily
         await api._ensure_server_started()
     url = f"{server_root(api)}{path}"
+    headers = {"Authorization": f"Bearer {api.api_key}"} if api.api_key else {}
     config = active_generate_config()
+    timeout = config.attempt_timeout or 60.0
     async with connection_slot(model, config):
         async for attempt in AsyncRetrying(
-            retry=retry_if_exception(model.should_retry),
+            retry=retry_if_exception(lambda ex: transient(ex) or model.should_retry(ex)),
             stop=retry_stop(config),
             wait=api.retry_wait() or wait_exponential_jitter(initial=3, max=30 * 60, jitter=3),
             reraise=True,
         ):
             with attempt:
                 if body is None:
-                    content = await api.client.get(url, cast_to=bytes)
+                    response = await api.http_client.get(url, headers=headers, timeout=timeout)
                 else:
-                    content = await api.client.post(url, cast_to=bytes, body=body)
-    return json.loads(content)
+                    response = await api.http_client.post(
+                        url, json=body, headers=headers, timeout=timeout
+                    )
+                response.raise_for_status()
+    return response.json()
+
+
+def transient(ex: BaseException) -> bool:
+    """A failure worth asking again: no connection or answer, or a status a busy or restarting
+    server gives (408, 409, 429, 5xx), as the providers classify theirs. Read by the
+    exception's shape: the provider's HTTP client may be httpx or a fork of it."""
+    kinds = {kind.__name__ for kind in type(ex).__mro__}
+    if "HTTPStatusError" in kinds:
+        status = int(getattr(getattr(ex, "response", None), "status_code", 0))
+        return status in (408, 409, 429) or status >= 500
+    return "TransportError" in kinds
 
 
 def retry_stop(config: GenerateConfig) -> StopBaseT:

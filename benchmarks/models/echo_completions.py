@@ -43,6 +43,8 @@ from benchmarks.runtime.inspect_private import (
 )
 
 ECHOED_TOKENS = "echoed_tokens"
+# a reply to a list of prompts: what was read of each choice, in prompt order
+CHOICES = "choices"
 ECHOED_LOGPROBS = "echoed_logprobs"
 PROMPT_LOGPROBS = "prompt_logprobs"
 # the reply's finish_reason as Inspect's as_stop_reason() reads it
@@ -77,15 +79,18 @@ async def generate_echo(model: Model, message: ChatMessage, config: GenerateConf
     )
 
 
-def completions_prompt(input: list[ChatMessage]) -> str | list[int]:
-    """The prompt of a single user message: its ``prompt_token_ids``, else its text."""
+def completions_prompt(input: list[ChatMessage]) -> str | list[int] | list[list[int]]:
+    """The prompt of a single user message: its ``prompt_token_ids`` (one prompt's, or a
+    list of prompts'), else its text."""
     if len(input) != 1 or input[0].role != "user":
         raise TypeError("a log-likelihood request is a single user message")
     token_ids = (input[0].metadata or {}).get("prompt_token_ids")
     return token_ids if token_ids is not None else input[0].text
 
 
-def request_fields(api: Any, prompt: str | list[int], config: GenerateConfig) -> dict[str, Any]:
+def request_fields(
+    api: Any, prompt: str | list[int] | list[list[int]], config: GenerateConfig
+) -> dict[str, Any]:
     """The arguments Inspect's ``generate_raw_completions`` gives ``completions.create``."""
     extra_body: dict[str, Any] = dict(config.extra_body or {})
     if config.prompt_logprobs is not None:
@@ -151,7 +156,8 @@ async def echo_generate(
 
 def read_reply(reply: dict[str, Any], with_tokens: bool = True) -> ModelOutput:
     """The reply's choices, each echoed token with its log-probability in the metadata (as
-    Inspect reads them: the entries without a log-probability left out)."""
+    Inspect reads them: the entries without a log-probability left out): the first
+    choice's, and with several (a list of prompts) each one's under ``choices``."""
     choices = sorted(reply.get("choices") or [], key=lambda choice: choice.get("index") or 0)
     usage = reply.get("usage")
     output = ModelOutput(
@@ -174,6 +180,9 @@ def read_reply(reply: dict[str, Any], with_tokens: bool = True) -> ModelOutput:
     )
     if choices:
         output.metadata = echoed_logprobs(choices[0], with_tokens)
+    if len(choices) > 1:
+        each = [echoed_logprobs(choice, with_tokens) for choice in choices]
+        output.metadata = {**each[0], CHOICES: each}
     return output
 
 

@@ -107,6 +107,8 @@ class OfflineModel(ModelAPI):
     ) -> ModelOutput:
         token_ids = (input[0].metadata or {}).get("prompt_token_ids") if input else None
         scores_prompt = bool((config.extra_body or {}).get("echo") or config.prompt_logprobs)
+        if token_ids and isinstance(token_ids[0], list) and scores_prompt:  # a list of prompts
+            return self.echo_each(token_ids)
         if token_ids is not None and scores_prompt:
             return self.echo(token_ids)
         if token_ids is not None:  # a prompt sent as token ids (code points here)
@@ -126,6 +128,18 @@ class OfflineModel(ModelAPI):
             input_tokens=input_tokens,
             output_tokens=output_tokens,
             total_tokens=input_tokens + output_tokens,
+        )
+        return output
+
+    def echo_each(self, prompts: list[list[int]]) -> ModelOutput:
+        """A list of prompts echoed as a server does: a choice each, in order, usage summed."""
+        outputs = [self.echo(token_ids) for token_ids in prompts]
+        output = outputs[0]
+        output.choices = [one.choices[0] for one in outputs]
+        output.usage = ModelUsage(
+            input_tokens=sum(len(token_ids) for token_ids in prompts),
+            output_tokens=len(prompts),
+            total_tokens=sum(len(token_ids) + 1 for token_ids in prompts),
         )
         return output
 

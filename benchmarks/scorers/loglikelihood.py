@@ -50,7 +50,7 @@ needs ``/tokenize``). Any other provider is refused before a request is sent.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from inspect_ai.model import (
     ChatMessage,
@@ -65,6 +65,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from benchmarks.models.completions_endpoint import tokenize
 from benchmarks.models.echo_completions import (
+    CHOICES,
     ECHOED_LOGPROBS,
     ECHOED_TOKENS,
     PROMPT_LOGPROBS,
@@ -119,11 +120,6 @@ def option_loglikelihoods(request: LoglikelihoodRequest = "token_ids") -> Solver
             instead of the echo) or ``text`` (its ``gguf``: one string, split by
             the echoed tokens' offsets).
     """
-    score_option = {
-        "token_ids": loglikelihood,
-        "prompt_logprobs": prompt_logprobs_loglikelihood,
-        "text": text_loglikelihood,
-    }[request]
     need = NEEDS[request]
     require_server(need)
 
@@ -131,11 +127,38 @@ def option_loglikelihoods(request: LoglikelihoodRequest = "token_ids") -> Solver
         model = get_model()
         await check_server(model, need)
         pairs = state.metadata[REQUESTS_KEY]
-        scores = [await score_option(model, context, rest) for context, rest in pairs]
-        state.metadata[SCORES_KEY] = scores
+        state.metadata[SCORES_KEY] = await option_scores(model, request, pairs)
         return state
 
     return solve
+
+
+async def option_scores(
+    model: Model, request: LoglikelihoodRequest, pairs: list[list[str]]
+) -> list[float]:
+    """Each ``[context, continuation]``'s log-likelihood: with token ids, every option's
+    prompt in one request (a list of prompts, each answered by a choice of its own, as vLLM
+    and SGLang take them); as text, one request an option (lm-evaluation-harness's gguf
+    client, and llama-cpp-python's server, which takes one prompt a request)."""
+    if request == "text":
+        return [await text_loglikelihood(model, context, rest) for context, rest in pairs]
+    tokens = [await request_tokens(model, context, rest) for context, rest in pairs]
+    prompts = [sent for sent, _ in tokens]
+    message = ChatMessageUser(content="", metadata={"prompt_token_ids": prompts})
+    config = ECHO_CONFIG if request == "token_ids" else PROMPT_LOGPROBS_CONFIG
+    output = await send(model, message, config)
+    if output.error:
+        raise LoglikelihoodError(f"the server answered with an error: {output.error}")
+    if len(output.choices) != len(prompts):
+        raise LoglikelihoodError(
+            f"the reply holds {len(output.choices)} choices for {len(prompts)} prompts; the "
+            "server must answer a list of prompts with a choice each (vLLM, SGLang)."
+        )
+    read = continuation_logprob if request == "token_ids" else prompt_continuation_logprob
+    return [
+        read(output, len(sent) - context_length, index)
+        for index, (sent, context_length) in enumerate(tokens)
+    ]
 
 
 async def request_tokens(model: Model, context: str, continuation: str) -> tuple[list[int], int]:
@@ -152,24 +175,10 @@ async def request_tokens(model: Model, context: str, continuation: str) -> tuple
     return sent, context_length
 
 
-async def loglikelihood(model: Model, context: str, continuation: str) -> float:
-    """The summed log-probability of ``continuation`` after ``context``."""
-    sent, context_length = await request_tokens(model, context, continuation)
-    message = ChatMessageUser(content="", metadata={"prompt_token_ids": sent})
-    output = await send(model, message, ECHO_CONFIG)
-    return continuation_logprob(output, len(sent) - context_length)
-
-
-async def prompt_logprobs_loglikelihood(model: Model, context: str, continuation: str) -> float:
-    """The summed log-probability of ``continuation`` after ``context``, read from the
-    ``prompt_logprobs`` of the reply to the token ids ``loglikelihood()`` sends."""
-    sent, context_length = await request_tokens(model, context, continuation)
-    message = ChatMessageUser(content="", metadata={"prompt_token_ids": sent})
-    output = await send(model, message, PROMPT_LOGPROBS_CONFIG)
-    if output.error:
-        raise LoglikelihoodError(f"the server answered with an error: {output.error}")
-    entries = prompt_logprobs(output)
-    wanted = len(sent) - context_length
+def prompt_continuation_logprob(output: ModelOutput, wanted: int, index: int = 0) -> float:
+    """The sum of the last ``wanted`` prompt log-probabilities of choice ``index`` (vLLM's
+    ``prompt_logprobs``, for the same token ids ``continuation_logprob`` reads the echo of)."""
+    entries = prompt_logprobs(output, index)
     if len(entries) < wanted:
         raise LoglikelihoodError(
             f"the reply holds {len(entries)} prompt log-probabilities, fewer than the "
@@ -187,30 +196,43 @@ async def send(model: Model, message: ChatMessage, config: GenerateConfig) -> Mo
     return await model.generate([message], config=config)
 
 
-def echoed_logprobs(output: ModelOutput) -> tuple[list[str], list[float]]:
-    """The echoed tokens and their log-probabilities (those that have one)."""
-    if output.metadata is not None and ECHOED_LOGPROBS in output.metadata:
-        return output.metadata.get(ECHOED_TOKENS, []), output.metadata[ECHOED_LOGPROBS]
-    logprobs = output.choices[0].logprobs if output.choices else None
+def choice_read(output: ModelOutput, index: int) -> dict[str, Any] | None:
+    """What echo_completions read of choice ``index`` of a served model's reply."""
+    if output.metadata is None:
+        return None
+    return output.metadata[CHOICES][index] if CHOICES in output.metadata else output.metadata
+
+
+def echoed_logprobs(output: ModelOutput, index: int = 0) -> tuple[list[str], list[float]]:
+    """The echoed tokens and their log-probabilities (those that have one) of choice
+    ``index``."""
+    read = choice_read(output, index)
+    if read is not None and ECHOED_LOGPROBS in read:
+        return read.get(ECHOED_TOKENS, []), read[ECHOED_LOGPROBS]
+    logprobs = output.choices[index].logprobs if output.choices else None
     entries = logprobs.content if logprobs is not None else []
     return [entry.token for entry in entries], [entry.logprob for entry in entries]
 
 
-def prompt_logprobs(output: ModelOutput) -> list[float]:
-    """The prompt's log-probabilities (vLLM's ``prompt_logprobs``; the first token has none)."""
-    if output.metadata is not None and PROMPT_LOGPROBS in output.metadata:
-        return list(output.metadata[PROMPT_LOGPROBS])
-    logprobs = output.choices[0].prompt_logprobs if output.choices else None
+def prompt_logprobs(output: ModelOutput, index: int = 0) -> list[float]:
+    """The prompt's log-probabilities of choice ``index`` (vLLM's ``prompt_logprobs``; the
+    first token has none)."""
+    read = choice_read(output, index)
+    if read is not None and PROMPT_LOGPROBS in read:
+        return list(read[PROMPT_LOGPROBS])
+    logprobs = output.choices[index].prompt_logprobs if output.choices else None
     return [entry.logprob for entry in logprobs.content] if logprobs is not None else []
 
 
-def continuation_logprob(output: ModelOutput, continuation_tokens: int) -> float:
-    """The sum of the continuation's echoed log-probabilities (counted from the end: the
-    prompt's first token has none, and the last entries are the generated tokens)."""
+def continuation_logprob(output: ModelOutput, continuation_tokens: int, index: int = 0) -> float:
+    """The sum of the continuation's echoed log-probabilities in choice ``index`` (counted
+    from the end: the prompt's first token has none, and the last entries are the
+    generated tokens, the reply's generated tokens shared evenly by its choices)."""
     if output.error:
         raise LoglikelihoodError(f"the server answered with an error: {output.error}")
-    _, entries = echoed_logprobs(output)
-    generated = output.usage.output_tokens if output.usage is not None else 1
+    _, entries = echoed_logprobs(output, index)
+    choices = max(1, len(output.choices))
+    generated = output.usage.output_tokens // choices if output.usage is not None else 1
     if len(entries) < continuation_tokens + generated:
         raise LoglikelihoodError(
             f"the reply holds {len(entries)} log-probabilities, fewer than the "

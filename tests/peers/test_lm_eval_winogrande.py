@@ -95,16 +95,18 @@ def local_task(python: Path, folder: Path, files: dict[str, str]) -> Path:
 
 
 def sent_requests(server: CompletionsServer) -> dict[str, Any]:
-    """What each log-likelihood request sent, keyed by its text: the token ids, or (a string
-    prompt) the body but the model's name, which lm-evaluation-harness's gguf leaves out."""
+    """What each log-likelihood prompt sent, keyed by its text: the token ids, or (a string
+    prompt) the body but the model's name, which lm-evaluation-harness's gguf leaves out. A
+    request may carry a list of prompts (lm-evaluation-harness: a batch of one; this
+    project: a question's options): each prompt counts on its own."""
     sent: dict[str, Any] = {}
     for body in server.completions_bodies():
         prompt = body["prompt"]
         if isinstance(prompt, str):
             sent[prompt] = {key: value for key, value in body.items() if key != "model"}
             continue
-        ids = prompt[0] if prompt and isinstance(prompt[0], list) else prompt
-        sent[server.tokenizer.decode(ids)] = ids
+        for ids in prompt if prompt and isinstance(prompt[0], list) else [prompt]:
+            sent[server.tokenizer.decode(ids)] = ids
     return sent
 
 
