@@ -83,6 +83,12 @@ def summarize_pairs(
         summary[f"ours_{field}"] = spread([p["ours"][field] for p in ok])
         summary[f"bare_{field}"] = spread([p["bare"][field] for p in ok])
         summary[f"{field}_gap"] = spread([p["ours"][field] - p["bare"][field] for p in ok])
+    for side in (side for side in sides if side.startswith("ours-")):
+        for field, label in (("wall_s", "wall"), ("cpu_s", "cpu")):
+            # one process's time over the shards': the speed-up (CPU: below 1, the cost)
+            summary[f"{side}_speedup_{label}"] = spread(
+                [p["ours"][field] / p[side][field] for p in ok]
+            )
     for numerator, denominator, name in RATIOS:
         if numerator in sides and denominator in sides:
             for field, label in (("wall_s", "wall"), ("cpu_s", "cpu")):
@@ -161,6 +167,27 @@ def report(results: dict[str, Any]) -> str:
                 f"| {fmt(summary['bare_meta_over_bare_wall_ratio'])} "
                 f"| {fmt(summary['bare_meta_over_bare_cpu_ratio'])} |"
             )
+    sharded = {k: v for k, v in benchmarks if any(s.startswith("ours-") for s in v["sides"])}
+    if sharded:
+        lines += [
+            "",
+            "Our run split into shards (`python -m benchmarks.shards eval --shards N`, timed to "
+            "the merged log), against the same run in one process (both with "
+            "`-T num_examples` instead of `--limit`): one process's time over the shards'.",
+            "",
+            "| benchmark | processes | samples/s | speed-up, wall | one process's CPU over "
+            "theirs |",
+            "|---|---|---|---|---|",
+        ]
+        for key, summary in sharded.items():
+            lines.append(f"| {key} | 1 | {fmt(summary['ours_samples_per_s'], 1)} | 1 | 1 |")
+            for side in (side for side in summary["sides"] if side.startswith("ours-")):
+                lines.append(
+                    f"| {key} | {side.removeprefix('ours-')} "
+                    f"| {fmt(summary[f'{side}_samples_per_s'], 1)} "
+                    f"| {fmt(summary[f'{side}_speedup_wall'])} "
+                    f"| {fmt(summary[f'{side}_speedup_cpu'])} |"
+                )
     return "\n".join(lines) + "\n"
 
 
@@ -176,8 +203,9 @@ def main() -> None:
     parser.add_argument(
         "--pin",
         action=argparse.BooleanOptionalAction,
-        default=True,
-        help="the server on the first CPU, every eval on the others (default: on)",
+        default=None,
+        help="the server on the first CPU, every eval on the others (default: on, but off "
+        "with --shards: shards use every CPU, as they would on a user's machine)",
     )
     parser.add_argument(
         "--bare-rows",
@@ -192,11 +220,18 @@ def main() -> None:
         help="a third side in every pair: the bare task also given our samples' metadata, "
         "choices and grouped breakdowns",
     )
+    parser.add_argument(
+        "--shards",
+        default="",
+        help="more sides: our run split into these many processes and merged, e.g. 2,4 "
+        "(ours then cut by -T num_examples, as shards take no --limit)",
+    )
     parser.add_argument("--data", type=Path, default=DATA_DIR)
     parser.add_argument("--name", default="generation_pairs", help="bench/out/<name>.json, .md")
     args = parser.parse_args()
     keys = [key for key in args.only.split(",") if key]
-    sides = WITH_BARE_META if args.bare_meta else SIDES
+    sharded = tuple(f"ours-{count}" for count in args.shards.split(",") if count)
+    sides = (WITH_BARE_META if args.bare_meta else SIDES) + sharded
     started = time.perf_counter()
     generate_data(args.data, seed_dir=default_seed_dir())
     options = ["--limit", str(args.samples), "--max-connections", str(args.connections)]
@@ -214,19 +249,29 @@ def main() -> None:
     }
     env = child_env(args.data)
     server = start_server(replies(), env)
-    pin_cpus(server, cpu_plan() if args.pin else None)
+    pin = args.pin if args.pin is not None else not sharded
+    pin_cpus(server, cpu_plan() if pin else None)
     env = http_env(args.data, server.base_url)
     try:
         with tempfile.TemporaryDirectory(prefix="bench-generation-") as tmp:
             for key in keys:
                 inputs = write_inputs(key, args.bare_rows or EVERY_ROW, Path(tmp), args.data)
                 commands = variant_commands(key, inputs, args.data, env, options)
+                if sharded:  # shards take no --limit: ours cut by num_examples, every side
+                    task, config, _ = commands["ours"]
+                    config = {**config, "num_examples": args.samples}
+                    at = options.index("--limit")
+                    cut = options[:at] + options[at + 2 :]
+                    commands.update({side: (task, config, cut) for side in ("ours", *sharded)})
                 pairs: list[dict[str, dict[str, Any]]] = []
                 for index in range(args.pairs):
                     pair: dict[str, dict[str, Any]] = {}
                     for side in pair_order(index, sides):
                         task, config, side_options = commands[side]
-                        pair[side] = inspect_eval(task, config, key, case(key), side_options, env)
+                        shards = int(side.removeprefix("ours-")) if side in sharded else 1
+                        pair[side] = inspect_eval(
+                            task, config, key, case(key), side_options, env, shards=shards
+                        )
                         print(
                             f"  {key} pair {index + 1} {side}: "
                             f"{describe(pair[side], args.samples)}",

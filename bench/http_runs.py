@@ -177,17 +177,21 @@ def inspect_eval(
     options: Sequence[str],
     env: dict[str, str],
     wrapper: Sequence[str] = (),
+    shards: int = 1,
 ) -> dict[str, Any]:
     """One ``inspect eval`` of ``task`` against the loopback server (run by ``wrapper``, a
-    profiler, when given)."""
+    profiler, when given), or ``shards`` of them and their merge (``python -m
+    benchmarks.shards eval``)."""
     work = Path(tempfile.mkdtemp(prefix="bench-http-"))
     try:
         config = work / "task_config.json"
         config.write_text(json.dumps(task_config), encoding="utf-8")
+        program = [str(Path(sys.executable).with_name("inspect")), "eval"]
+        if shards > 1:
+            program = [sys.executable, "-m", "benchmarks.shards", "eval", "--shards", str(shards)]
         command = [
             *wrapper,
-            str(Path(sys.executable).with_name("inspect")),
-            "eval",
+            *program,
             task,
             "--task-config",
             str(config),

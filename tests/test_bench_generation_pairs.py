@@ -102,3 +102,29 @@ def test_report_judges_the_median_wall_ratio() -> None:
         "triviaqa": summarize_pairs([{"ours": run(10.6, 5.0), "bare": run(10.0, 5.0)}], 100)
     }
     assert "| 1.06 (1.06-1.06) | 1.00 (1.00-1.00) | **no** |" in report(results)
+
+
+def test_shards_are_reported_as_the_speed_up_over_one_process() -> None:
+    sides = ("ours", "bare", "ours-2")
+    pairs = [
+        {"ours": run(10.0, 9.0), "bare": run(9.0, 8.0), "ours-2": run(8.0, 12.0)},
+        {"ours": run(12.0, 10.0), "bare": run(9.0, 8.0), "ours-2": run(6.0, 12.5)},
+    ]
+    summary = summarize_pairs(pairs, 100, sides)
+    assert summary["ours-2_speedup_wall"] == {"median": 1.625, "min": 1.25, "max": 2.0}
+    assert summary["ours-2_speedup_cpu"] == {"median": 0.775, "min": 0.75, "max": 0.8}
+    results = {
+        "started": "2026-12-07 12:00 UTC",
+        "machine": {"cpus": 2, "versions": {}},
+        "seconds": 30.0,
+        "samples": 100,
+        "pairs": 2,
+        "options": [],
+        "bare_rows": None,
+        "benchmarks": {"winogrande": summary},
+    }
+    lines = report(results).splitlines()
+    assert lines[-2:] == [
+        "| winogrande | 1 | 9.2 (8.3-10.0) | 1 | 1 |",
+        "| winogrande | 2 | 14.6 (12.5-16.7) | 1.62 (1.25-2.00) | 0.78 (0.75-0.80) |",
+    ]
