@@ -499,6 +499,9 @@ def test_the_compare_page_commands_run_on_real_logs(tmp_path: Path) -> None:
         "LOG_A": "logs/a.eval",
         "LOG_B": "logs/b.eval",
         "LOG_C": "logs/b.eval",
+        # a folder of two models' logs of each task (and more): the oracle's and the random's
+        "FOLDER": "logs",
+        "MODEL": ORACLE,
     }
     judge_placeholders = {
         "LOG": "logs/simpleqa.eval",

@@ -232,8 +232,12 @@ def test_shards_of_another_run_are_not_mixed_in(winogrande_shards: Path, tmp_pat
         display="none",
     )
     # two runs: the default profile's lacks shard 2, the other's lacks 0 and 1
-    message = refusal([str(folder)])
-    assert re.fullmatch(r"benchmarks/winogrande \(benchmarks/random\): no log of shard .*", message)
+    assert refusal([str(folder)]) == (
+        "the logs hold shards of 2 runs, and benchmarks/winogrande (benchmarks/random) (shards "
+        "0/3, 1/3) differs from benchmarks/winogrande (benchmarks/random) (shards 2/3) in task "
+        "arguments (profile: 'default' against 'evalscope_1.14.1'); pass the shards of one run "
+        "(or all the shards of each)."
+    )
 
 
 def test_the_same_sample_in_two_shards_is_refused(winogrande_shards: Path, tmp_path: Path) -> None:
@@ -300,3 +304,30 @@ def test_the_merged_log_name_follows_inspects(winogrande_shards: Path) -> None:
     log = merged_log(run)
     name = merged_output.log_name(log)
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d\d-\d\d_winogrande_\w{22}\.eval", name)
+
+
+def test_shards_of_several_whole_runs_merge_into_a_log_each(
+    winogrande_shards: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = copy_of(winogrande_shards, tmp_path, [0, 1, 2])
+    for index in range(2):  # a second run, of another profile, in two shards
+        inspect_eval(
+            specs()["winogrande"].task(
+                bundled_sample=True, profile="evalscope_1.14.1", shard=f"{index}/2"
+            ),
+            model=RANDOM,
+            log_dir=str(folder),
+            display="none",
+        )
+    merged = tmp_path / "merged"
+    assert main(["merge", str(folder), "--output", str(merged)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [re.sub(r"accuracy \S+ -> .*", "", line) for line in lines] == [
+        "benchmarks/winogrande (benchmarks/random): 3 shards, 40 samples, ",
+        "benchmarks/winogrande (benchmarks/random): 2 shards, 40 samples, ",
+    ]
+    profiles = sorted(
+        read_eval_log(str(path), header_only=True).eval.task_args["profile"]
+        for path in merged.glob("*.eval")
+    )
+    assert profiles == ["default", "evalscope_1.14.1"]

@@ -129,7 +129,26 @@ def shard_runs(locations: Sequence[str]) -> tuple[list[ShardRun], list[str]]:
                 break
         else:
             runs.append([log])
+    incomplete = [run for run in runs if not complete(run)]
+    if len(runs) > 1 and incomplete:
+        other = next(run for run in runs if run is not incomplete[0])
+        raise LogError(
+            f"the logs hold shards of {len(runs)} runs, and {describe_run(incomplete[0][0])} "
+            f"({shard_list(incomplete[0])}) differs from {describe_run(other[0])} "
+            f"({shard_list(other)}) in {difference(incomplete[0][0], other[0])}; pass the "
+            "shards of one run (or all the shards of each)."
+        )
     return [newest_attempts(run) for run in runs], notes
+
+
+def complete(logs: list[FoundLog]) -> bool:
+    """Whether every shard of the run has a log among ``logs``."""
+    count = logs[0].shard.count if logs[0].shard else 0
+    return {log.shard.index for log in logs if log.shard} == set(range(count))
+
+
+def shard_list(logs: list[FoundLog]) -> str:
+    return "shards " + ", ".join(sorted({str(log.shard) for log in logs if log.shard}))
 
 
 def newest_attempts(logs: list[FoundLog]) -> ShardRun:
