@@ -745,3 +745,19 @@ def test_the_command_line_help_reads_as_written() -> None:
     text = parser().format_help()
     assert "paired differences with 95% intervals" in " ".join(text.split())
     assert "%%" not in text
+
+
+@pytest.mark.parametrize("task", ["triviaqa", "winogrande", "scienceqa"])
+def test_logs_from_before_the_shard_argument_pair_with_new_ones(
+    task: str, tmp_path: Path, runs
+) -> None:
+    """A log written before tasks took ``shard`` (the same task version, no ``shard`` among
+    its arguments) compares with a new one, which records ``shard: None``."""
+    baseline, candidate = two_logs(task, runs, tmp_path)
+    version = str(read_eval_log(candidate, header_only=True).eval.task_version)
+    before = as_former_version(candidate, version, tmp_path, dropped=("shard",))
+    now = compare_logs([baseline, candidate], settings=FAST)
+    across = compare_logs([baseline, before], settings=FAST)
+    assert across.drop(columns=["candidate"], errors="ignore").equals(
+        now.drop(columns=["candidate"], errors="ignore")
+    )

@@ -7,7 +7,7 @@ dataset, with the same prompt, data and scoring parameters:
 - ``dataset.name`` (it encodes the Hub config and split) must be equal, and so
   must the ``dataset_sha256`` a task records in its metadata (SimpleQA);
 - every task argument must be equal except those in ``UNCHECKED_TASK_ARGS``:
-  ``num_examples`` (it only bounds the sample ids, which are paired and
+  ``num_examples`` and ``shard`` (they only bound the sample ids, which are paired and
   reported), ``dataset_path`` / ``data_files`` (the same data can be spelled as
   a Hub id, a snapshot folder or a local file: the dataset's identity is
   checked through its name, its hash and its targets instead) and
@@ -29,9 +29,18 @@ from benchmarks.compare.logs import CompareError, TaskLog, display_path
 from benchmarks.compare.score_tables import ScoreTable
 from benchmarks.compare.tasks import GRADED_TASKS
 
-# Arguments that change neither the questions asked nor how they are scored.
+# Arguments that change neither the questions asked nor how they are scored (``shard``
+# selects questions, as ``num_examples`` does; logs from before it record none).
 UNCHECKED_TASK_ARGS = frozenset(
-    {"num_examples", "dataset_path", "data_files", "topic_breakdown", "breakdowns", "judge_cache"}
+    {
+        "num_examples",
+        "shard",
+        "dataset_path",
+        "data_files",
+        "topic_breakdown",
+        "breakdowns",
+        "judge_cache",
+    }
 )
 GRADER_ROLE = "grader"
 NOT_RECORDED = "<not recorded>"
