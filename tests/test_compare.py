@@ -331,7 +331,9 @@ def test_refuses_different_scoring_or_prompt_parameters(tmp_path: Path, runs) ->
     careful = log_of(runs["careful"], "triviaqa")
     assert refusal([careful, zero_shot.location]) == (
         f"cannot compare {careful} with {zero_shot.location}: task argument 'shots' differs "
-        f"(5 in {Path(careful).name}, 0 in {Path(zero_shot.location).name})."
+        f"(5 in {Path(careful).name}, 0 in {Path(zero_shot.location).name}); a different "
+        f"shots asks or scores otherwise: rerun {Path(zero_shot.location).name}'s model with "
+        "-T shots=5, or compare each log with one of its own shots."
     )
     [parse] = run(
         winogrande(data_files=WINOGRANDE_FILE, answer_parse="evalscope"),
@@ -362,7 +364,7 @@ def test_refuses_another_task_and_another_dataset(tmp_path: Path, runs) -> None:
     message = refusal([log_of(runs["careful"], "winogrande"), other.location])
     assert message.endswith(
         "5 shared sample id(s) have different targets (first: "
-        "validation_0: 'B' vs 'A'); not the same dataset."
+        "validation_0: 'B' vs 'A'); not the same dataset: pass logs run on the same data."
     )
 
 

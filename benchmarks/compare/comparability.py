@@ -55,22 +55,31 @@ def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool
     a, b = baseline.header.eval, candidate.header.eval
     names = (display_path(baseline.path), display_path(candidate.path))
 
-    def differs(what: str, value_a: object, value_b: object) -> CompareError:
+    def differs(what: str, value_a: object, value_b: object, instead: str) -> CompareError:
         return CompareError(
             f"cannot compare {names[0]} with {names[1]}: {what} differs "
-            f"({value_a!r} in {Path(names[0]).name}, {value_b!r} in {Path(names[1]).name})."
+            f"({value_a!r} in {Path(names[0]).name}, {value_b!r} in {Path(names[1]).name}); "
+            f"{instead}."
         )
 
     if baseline.task != candidate.task:
-        raise differs("the task", a.task, b.task)
+        raise differs("the task", a.task, b.task, "pass two logs of one benchmark")
     if baseline.task_version != candidate.task_version:
-        raise differs("the task version", a.task_version, b.task_version)
+        raise differs(
+            "the task version", a.task_version, b.task_version,
+            "rerun the older run with this package, or compare logs of one task version",
+        )  # fmt: skip
     if a.dataset.name != b.dataset.name:
-        raise differs("the dataset (name, config and split)", a.dataset.name, b.dataset.name)
+        raise differs(
+            "the dataset (name, config and split)", a.dataset.name, b.dataset.name,
+            "pass logs of the same dataset config and split",
+        )  # fmt: skip
     hash_a = (a.metadata or {}).get("dataset_sha256")
     hash_b = (b.metadata or {}).get("dataset_sha256")
     if hash_a is not None and hash_b is not None and hash_a != hash_b:
-        raise differs("the dataset file (sha256)", hash_a, hash_b)
+        raise differs(
+            "the dataset file (sha256)", hash_a, hash_b, "pass logs of the same data file"
+        )
     if (
         same_judges
         and baseline.task in GRADED_TASKS
@@ -88,7 +97,12 @@ def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool
     for name in sorted((set(args_a) | set(args_b)) - UNCHECKED_TASK_ARGS):
         if args_a.get(name, NOT_RECORDED) != args_b.get(name, NOT_RECORDED):
             value_a, value_b = args_a.get(name, NOT_RECORDED), args_b.get(name, NOT_RECORDED)
-            raise differs(f"task argument {name!r}", value_a, value_b)
+            rerun = f"-T {name}={value_a}" if value_a is not NOT_RECORDED else f"no {name}"
+            raise differs(
+                f"task argument {name!r}", value_a, value_b,
+                f"a different {name} asks or scores otherwise: rerun {Path(names[1]).name}'s "
+                f"model with {rerun}, or compare each log with one of its own {name}",
+            )  # fmt: skip
 
 
 def judges(model_roles: dict[str, Any] | None) -> list[str]:
@@ -110,7 +124,7 @@ def check_same_questions(
     if not shared:
         raise CompareError(
             f"cannot compare {names[0]} with {names[1]}: the logs share no sample id "
-            "(not the same dataset)."
+            "(not the same dataset); pass logs of the same questions (the same data and split)."
         )
     different = sorted(i for i in shared if a.targets[i] != b.targets[i])
     if different:
@@ -118,5 +132,5 @@ def check_same_questions(
         raise CompareError(
             f"cannot compare {names[0]} with {names[1]}: {len(different)} shared sample id(s) "
             f"have different targets (first: {first}: {a.targets[first]!r:.60} vs "
-            f"{b.targets[first]!r:.60}); not the same dataset."
+            f"{b.targets[first]!r:.60}); not the same dataset: pass logs run on the same data."
         )
