@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import signal
@@ -60,6 +61,12 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen[str], int]:
         process.kill()
         raise RuntimeError(f"the completions server did not start: {line!r}")
     return process, int(line.split()[1])
+
+
+def process_cpu_s(pid: int) -> float:
+    """A process's CPU time so far (user + system), from /proc (the loopback server's)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def peer_lm_eval_python() -> str | None:
@@ -132,7 +139,11 @@ def main() -> None:
         extra = tuple(args.inspect_args.split())
         shards = int(side.removeprefix("ours-")) if side.startswith("ours-") else 1
         run = Run(port, shots, connections, folder, env, python, extra, shards)
-        return run_side(comparison, side, run)
+        server_before = process_cpu_s(server.pid)
+        result = run_side(comparison, side, run)
+        # what the server spent answering this side: on a 2-core machine it shares the cores
+        result["server_cpu_s"] = process_cpu_s(server.pid) - server_before
+        return result
 
     floors = [f"floor-{requests}" for requests in FLOORS] if args.floor else []
     sharded = [f"ours-{count}" for count in args.shards.split(",") if count]
@@ -176,8 +187,8 @@ def report(results: dict[str, Any], pairs: int) -> str:
         f"lm-eval {results['lm_eval']}, ours {results['inspect_args'] or 'as configured'}, "
         f"medians of {pairs} alternated pairs [min-max]\n",
         "| path | shots | ours | ours samples/s | lm-eval samples/s | ours / lm-eval "
-        "| CPU s ours | CPU s lm-eval |",
-        "|---|---|---|---|---|---|---|---|",
+        "| CPU s ours | CPU s lm-eval | server CPU s, ours | server CPU s, lm-eval |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     keys = dict.fromkeys(
         (run["comparison"], run["shots"], run["side"])
@@ -202,6 +213,8 @@ def report(results: dict[str, Any], pairs: int) -> str:
             spread(ratios, 2),
             spread([r["cpu_s"] for r in side[ours]], 1),
             spread([r["cpu_s"] for r in side["lm-eval"]], 1),
+            spread([r.get("server_cpu_s", math.nan) for r in side[ours]], 1),
+            spread([r.get("server_cpu_s", math.nan) for r in side["lm-eval"]], 1),
         ]
         lines.append(f"| {name} | {shots} | " + " | ".join(cells) + " |")
     floors = [run for run in results["runs"] if run["side"].startswith("floor-")]

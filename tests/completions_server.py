@@ -139,7 +139,8 @@ class CompletionsServer(ThreadedServer):
         self.echoes = echoes
         self.prompt_logprobs = prompt_logprobs
         # seconds each request takes, and the first requests of a path answered 503 (a
-        # server at capacity); the most requests it has had in flight at once
+        # server at capacity; "check:<path>": an endpoint check's); the most requests it has
+        # had in flight at once
         self.delay = delay
         self.failures = dict(failures or {})
         self.failed: list[str] = []  # the paths of the requests answered 503
@@ -160,10 +161,12 @@ class CompletionsServer(ThreadedServer):
         with self._lock:
             self.in_flight += 1
             self.most_in_flight = max(self.most_in_flight, self.in_flight)
-            failing = not is_check(request) and self.failures.get(request.path, 0) > 0
+            # a check's requests fail by "check:<path>", the others' by their path
+            path = f"check:{request.path}" if is_check(request) else request.path
+            failing = self.failures.get(path, 0) > 0
             if failing:
-                self.failures[request.path] -= 1
-                self.failed.append(request.path)
+                self.failures[path] -= 1
+                self.failed.append(path)
         try:
             if self.delay:
                 await asyncio.sleep(self.delay)

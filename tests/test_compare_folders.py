@@ -483,3 +483,16 @@ def test_judge_agreement_notes_the_logs_it_leaves_aside_in_a_folder(tmp_path: Pa
     agreement = judge_agreement([folder, same_answers], settings=FAST)
     assert agreement.summary["answers"].tolist() == [len(log.samples or [])]
     assert f"{stale}: left aside, the run did not finish (status started)." in agreement.notes
+
+
+def test_shards_beside_an_older_whole_run_of_theirs_are_still_refused(
+    eval_set_folder: EvalSetFolder, winogrande_shards: list[str], tmp_path: Path
+) -> None:
+    """Only the merged log that lists them (its ledger) covers shards: an unsharded run of
+    the same task and model does not, or the folder would be read as that older run."""
+    folder = tmp_path / "run"
+    folder.mkdir()
+    shutil.copy(eval_set_folder.newest["winogrande", ORACLE], folder)
+    for path in winogrande_shards:
+        shutil.copy(path, folder)
+    assert refusal(lambda: describe_logs(folder, settings=FAST)) == shard_refusal(folder)

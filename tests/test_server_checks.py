@@ -143,6 +143,7 @@ def test_a_server_without_prompt_logprobs_is_named(
     )
 
 
+@pytest.mark.slow  # asked four times over 7 s
 def test_a_server_that_does_not_answer_is_named(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -156,10 +157,24 @@ def test_a_server_that_does_not_answer_is_named(
             log_dir=str(tmp_path), display="none",
         )  # fmt: skip
     assert re.fullmatch(
-        rf"POST {re.escape(url.removesuffix('/v1'))}/tokenize did not answer \(ConnectError: .*\): "
-        r"log-likelihood scoring needs it; .*\.",
+        rf"POST {re.escape(url.removesuffix('/v1'))}/tokenize did not answer \(ConnectError: "
+        r".*\) 4 times: is the server up, and done loading\? \(log-likelihood scoring needs it\)",
         str(raised.value),
     ), str(raised.value)
+
+
+@pytest.mark.slow  # waits 1 s, then 2 s
+def test_a_busy_server_is_asked_again_not_taken_for_one_without_the_endpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # two 503s to the checks (a server still loading), then it answers
+    with CompletionsServer(failures={"check:/tokenize": 2}) as server:
+        log = build_and_run(
+            server, "winogrande", {**LOGLIKELIHOOD, "num_examples": 2}, tmp_path, monkeypatch
+        )
+        failed = list(server.failed)
+    assert log.status == "success", log.error
+    assert failed == ["check:/tokenize"] * 2
 
 
 def test_a_chat_model_is_refused_when_the_task_is_built(tmp_path: Path) -> None:

@@ -203,8 +203,14 @@ def test_an_unfinished_shard_is_named_with_the_retry(
     write_eval_log(log, str(path))
     assert refusal([str(folder)]) == (
         f"{path}: shard 1/3 of benchmarks/winogrande (benchmarks/random) did not finish (status "
-        f"error); finish it with `inspect eval-retry {path} --log-dir <its folder>`, then merge "
+        f"error); finish it with `inspect eval-retry {path} --log-dir {folder}`, then merge "
         "again."
+    )
+    # one that may still run, on another machine, is not to be retried yet
+    log.status = "started"
+    write_eval_log(log, str(path))
+    assert "(status started) (if it is still running, wait for it); finish it" in refusal(
+        [str(folder)]
     )
 
 
@@ -331,3 +337,59 @@ def test_shards_of_several_whole_runs_merge_into_a_log_each(
         for path in merged.glob("*.eval")
     )
     assert profiles == ["default", "evalscope_1.14.1"]
+
+
+def test_a_shard_without_its_samples_is_refused(winogrande_shards: Path, tmp_path: Path) -> None:
+    folder = copy_of(winogrande_shards, tmp_path, [0, 1])
+    [log] = inspect_eval(
+        specs()["winogrande"].task(bundled_sample=True, profile="default", shard="2/3"),
+        model=RANDOM,
+        log_samples=False,
+        log_dir=str(folder),
+        display="none",
+    )
+    assert refusal([str(folder)]) == (
+        f"{log.location}: shard 2/3 ran with --no-log-samples: its log holds no samples to "
+        "merge; rerun it without that option."
+    )
+
+
+def test_shards_run_with_other_limits_are_other_runs(
+    winogrande_shards: Path, tmp_path: Path
+) -> None:
+    folder = copy_of(winogrande_shards, tmp_path, [0, 1])
+    inspect_eval(
+        specs()["winogrande"].task(bundled_sample=True, profile="default", shard="2/3"),
+        model=RANDOM,
+        token_limit=100_000,
+        log_dir=str(folder),
+        display="none",
+    )
+    assert "in limits (token_limit: None against 100000)" in refusal([str(folder)])
+
+
+def test_the_merged_log_is_no_eval_sets_and_needs_output_in_an_eval_sets_folder(
+    tmp_path: Path,
+) -> None:
+    from inspect_ai import eval_set
+
+    folder = tmp_path / "set"
+    tasks = [specs()["winogrande"].task(bundled_sample=True, shard=f"{i}/2") for i in range(2)]
+    success, _ = eval_set(tasks, model=RANDOM, log_dir=str(folder), display="none")
+    assert success
+    with pytest.raises(LogError) as raised:
+        merged_output.merge([str(folder)], None)
+    assert str(raised.value) == (
+        f"{folder}: the shards ran in an eval set, whose folder must hold its own logs only "
+        "(inspect eval-set resumes from it); pass --output <another folder>."
+    )
+    merged_output.merge([str(folder)], str(tmp_path / "merged.eval"))
+    header = read_eval_log(str(tmp_path / "merged.eval"), header_only=True)
+    assert header.eval.eval_set_id is None and header.eval.shards is not None
+    assert {entry.eval_set_id for entry in header.eval.shards.ledger} != {None}
+    with pytest.raises(LogError) as raised:
+        merged_output.merge([str(folder)], str(tmp_path / "merged.json"))
+    assert str(raised.value) == (
+        f"--output {tmp_path / 'merged.json'}: a merged log is an .eval file; name one, or a "
+        "folder."
+    )

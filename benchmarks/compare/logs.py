@@ -174,7 +174,15 @@ def logs_at(argument: str) -> LogsAt:
                 f"(same task and model)."
             )
         newest[key] = newer
-    unmerged = sorted({(task_key(log.task), log.model) for log in shards} - set(newest), key=str)
+    # a shard is covered by a merged log that lists it (Inspect's ledger of the merge)
+    merged = {
+        entry.log for run in whole if run.header.eval.shards
+        for entry in run.header.eval.shards.ledger
+    }  # fmt: skip
+    unmerged = sorted(
+        {(task_key(log.task), log.model) for log in shards if basename(log.name) not in merged},
+        key=str,
+    )
     if unmerged:
         task, model = unmerged[0]
         raise CompareError(
@@ -191,6 +199,10 @@ def logs_at(argument: str) -> LogsAt:
         )
     logs = {key: task_log(run.location, run.header) for key, run in newest.items()}
     return LogsAt(argument, logs, notes)
+
+
+def basename(location: str) -> str:
+    return location.rstrip("/").rsplit("/", 1)[-1]
 
 
 def logs_by_task(argument: str) -> dict[str, TaskLog]:

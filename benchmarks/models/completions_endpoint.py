@@ -35,6 +35,7 @@ from benchmarks.models.server_checks import (
     check_server,
     require_server,
     sends_one_prompt,
+    server_key,
     server_root,
 )
 from benchmarks.runtime.inspect_private import active_generate_config, connection_slot
@@ -58,9 +59,10 @@ class TokenizerError(ValueError):
 
 async def server_json(model: Model, path: str, body: dict[str, Any] | None = None) -> Any:
     """The JSON reply to a request at the server's root (a POST of ``body``, or a GET),
-    sent through the provider's HTTP client holding a slot of the model's connection pool
-    (``--max-connections``) and retried by the model's rules (``--max-retries``,
-    ``--timeout``, the provider's backoff) when it fails as a server under load fails."""
+    sent through the provider's HTTP client, each attempt holding a slot of the model's
+    connection pool (``--max-connections``; none is held while waiting to retry), retried
+    by the model's rules (``--max-retries``, ``--timeout``, the provider's backoff) when it
+    fails as a server under load fails."""
     api: Any = model.api
     if hasattr(api, "_ensure_server_started"):  # vllm-completions starts its server lazily
         await api._ensure_server_started()
@@ -68,21 +70,21 @@ async def server_json(model: Model, path: str, body: dict[str, Any] | None = Non
     headers = {"Authorization": f"Bearer {api.api_key}"} if api.api_key else {}
     config = active_generate_config()
     timeout = config.attempt_timeout or 60.0
-    async with connection_slot(model, config):
-        async for attempt in AsyncRetrying(
-            retry=retry_if_exception(lambda ex: transient(ex) or model.should_retry(ex)),
-            stop=retry_stop(config),
-            wait=api.retry_wait() or wait_exponential_jitter(initial=3, max=30 * 60, jitter=3),
-            reraise=True,
-        ):
-            with attempt:
+    async for attempt in AsyncRetrying(
+        retry=retry_if_exception(lambda ex: transient(ex) or model.should_retry(ex)),
+        stop=retry_stop(config),
+        wait=api.retry_wait() or wait_exponential_jitter(initial=3, max=30 * 60, jitter=3),
+        reraise=True,
+    ):
+        with attempt:
+            async with connection_slot(model, config):
                 if body is None:
                     response = await api.http_client.get(url, headers=headers, timeout=timeout)
                 else:
                     response = await api.http_client.post(
                         url, json=body, headers=headers, timeout=timeout
                     )
-                response.raise_for_status()
+            response.raise_for_status()
     return response.json()
 
 
@@ -107,11 +109,11 @@ def retry_stop(config: GenerateConfig) -> StopBaseT:
     return stop_any(*stops) if stops else stop_never
 
 
-# Each distinct text's token ids, per server: a text is asked for once a run (a retried
+# Each distinct text's token ids, per served model: a text is asked for once (a retried
 # sample's, a repeated context: Winogrande's twin sentences share theirs), the least
 # recently used forgotten past the bound; a text being asked for is waited for.
-_TOKENIZED: OrderedDict[tuple[str, str], list[int]] = OrderedDict()
-_ASKING: dict[tuple[str, str], anyio.Event] = {}
+_TOKENIZED: OrderedDict[tuple[tuple[str, str], str], list[int]] = OrderedDict()
+_ASKING: dict[tuple[tuple[str, str], str], anyio.Event] = {}
 TOKENIZED_KEPT = 8192
 
 
@@ -120,7 +122,7 @@ async def tokenize(model: Model, text: str) -> list[int]:
     api: Any = model.api
     if not sends_one_prompt(str(model)):  # benchmarks/oracle, random: their own tokenizer
         return list(await api.tokenize(text))
-    key = (server_root(api), text)
+    key = (server_key(api), text)
     while key in _ASKING:
         await _ASKING[key].wait()
     if key in _TOKENIZED:
@@ -139,9 +141,9 @@ async def tokenize(model: Model, text: str) -> list[int]:
 
 async def ask_tokens(model: Model, text: str) -> list[int]:
     api: Any = model.api
-    body: dict[str, Any] = {"prompt": text, "add_special_tokens": False}
-    if type(api).__name__ != "OpenAICompatibleCompletionsAPI":  # vLLM's provider names it
-        body = {"model": api.service_model_name(), **body}
+    # the model named, as vLLM's provider names it: a router in front of several models
+    # sends the request to the right one
+    body = {"model": api.service_model_name(), "prompt": text, "add_special_tokens": False}
     reply = await server_json(model, "/tokenize", body)
     tokens = reply.get("tokens") if isinstance(reply, dict) else None
     if not isinstance(tokens, list) or not all(isinstance(t, int) for t in tokens):
@@ -149,8 +151,8 @@ async def ask_tokens(model: Model, text: str) -> list[int]:
     return tokens
 
 
-# The end-of-text string of each server, asked once a run (not once a sample).
-_EOS_TOKENS: dict[str, str] = {}
+# The end-of-text string of each served model, asked once (not once a sample).
+_EOS_TOKENS: dict[tuple[str, str], str] = {}
 
 
 async def eos_token(model: Model) -> str:
@@ -159,14 +161,15 @@ async def eos_token(model: Model) -> str:
     offline = getattr(api, "eos_token", None)  # benchmarks/oracle, random
     if isinstance(offline, str):
         return offline
-    root = server_root(api)
-    if root not in _EOS_TOKENS:
+    key = server_key(api)
+    if key not in _EOS_TOKENS:
         reply = await server_json(model, "/tokenizer_info")
         eos = reply.get("eos_token") if isinstance(reply, dict) else None
         if not isinstance(eos, str):
+            root = server_root(api)
             raise TokenizerError(f"{root}/tokenizer_info gave no eos_token: {reply!r:.200}")
-        _EOS_TOKENS[root] = eos
-    return _EOS_TOKENS[root]
+        _EOS_TOKENS[key] = eos
+    return _EOS_TOKENS[key]
 
 
 @solver(name=namespaced("generate_from_token_ids", __name__))

@@ -15,9 +15,11 @@ first request instead, where a failure is that sample's error.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import anyio
 import httpx
 from inspect_ai.model import Model
 
@@ -32,6 +34,9 @@ PROBE_TEXT = "The capital of France is Paris."
 # Marks a check's requests (a server's logs, or a test's recording, can leave them out).
 PROBE_HEADER = "X-Benchmarks-Endpoint-Check"
 PROBE_TIMEOUT = 60.0
+# Seconds to wait before asking again a server that did not answer or was busy (None: the
+# last try): a server still loading, or many processes starting at once, gets a few seconds.
+PROBE_WAITS: tuple[float | None, ...] = (1.0, 2.0, 4.0, None)
 
 
 class ServerSetupError(UserInputError):
@@ -53,6 +58,11 @@ def server_root(api: Any) -> str:
     """The server's root URL (its ``/v1`` left out): ``/tokenize`` and ``/tokenizer_info``
     are served there."""
     return str(api.base_url).rstrip("/").removesuffix("/v1")
+
+
+def server_key(api: Any) -> tuple[str, str]:
+    """A served model: the server and the model's name there (one URL may route several)."""
+    return server_root(api), str(api.service_model_name())
 
 
 @dataclass(frozen=True)
@@ -104,12 +114,16 @@ class Need:
 
 
 # The servers already found to serve each endpoint, this process.
-_CHECKED: set[tuple[str, Endpoint]] = set()
+_CHECKED: set[tuple[tuple[str, str], Endpoint]] = set()
 
 
 def probe_body(endpoint: Endpoint, api: Any) -> dict[str, Any] | None:
     if endpoint == "tokenize":
-        return {"prompt": PROBE_TEXT, "add_special_tokens": False}
+        return {
+            "model": api.service_model_name(),
+            "prompt": PROBE_TEXT,
+            "add_special_tokens": False,
+        }
     if endpoint == "tokenizer_info":
         return None
     body = {"model": api.service_model_name(), "prompt": PROBE_TEXT, "max_tokens": 1}
@@ -154,14 +168,13 @@ def headers(api: Any) -> dict[str, str]:
 
 
 def unchecked(api: Any, needs: tuple[Endpoint, ...]) -> list[Endpoint]:
-    return [endpoint for endpoint in needs if (server_root(api), endpoint) not in _CHECKED]
+    return [endpoint for endpoint in needs if (server_key(api), endpoint) not in _CHECKED]
 
 
 def require_server(need: Need) -> None:
-    """Check, while a task is built for its model, that the server serves ``needs``
-    (``need``); no model known yet,
-    or one Inspect starts itself (vllm-completions without a URL): checked at the first
-    request instead (``check_server``)."""
+    """Check, while a task is built for its model, that the server serves what ``need``
+    names; no model known yet, or one Inspect starts itself (vllm-completions without a
+    URL): checked at the first request instead (``check_server``)."""
     model = active_model()
     if model is None:
         return
@@ -177,13 +190,16 @@ def require_server(need: Need) -> None:
     with httpx.Client(timeout=PROBE_TIMEOUT) as client:
         for endpoint in unchecked(api, need.endpoints):
             probe, url = PROBES[endpoint], f"{server_root(api)}{PROBES[endpoint].path}"
-            body = probe_body(endpoint, api)
-            try:
-                answer: httpx.Response | httpx.HTTPError = client.request(
-                    probe.method, url, json=body, headers=headers(api)
-                )
-            except httpx.HTTPError as ex:
-                answer = ex
+            for wait in PROBE_WAITS:
+                try:
+                    answer: httpx.Response | httpx.HTTPError = client.request(
+                        probe.method, url, json=probe_body(endpoint, api), headers=headers(api)
+                    )
+                except httpx.HTTPError as ex:
+                    answer = ex
+                if wait is None or not busy(answer):
+                    break
+                time.sleep(wait)
             judge(endpoint, api, url, answer, need)
 
 
@@ -200,22 +216,44 @@ async def check_server(model: Model, need: Need) -> None:
     async with httpx.AsyncClient(timeout=PROBE_TIMEOUT) as client:
         for endpoint in unchecked(api, need.endpoints):
             probe, url = PROBES[endpoint], f"{server_root(api)}{PROBES[endpoint].path}"
-            body = probe_body(endpoint, api)
-            try:
-                answer: httpx.Response | httpx.HTTPError = await client.request(
-                    probe.method, url, json=body, headers=headers(api)
-                )
-            except httpx.HTTPError as ex:
-                answer = ex
+            for wait in PROBE_WAITS:
+                try:
+                    answer: httpx.Response | httpx.HTTPError = await client.request(
+                        probe.method, url, json=probe_body(endpoint, api), headers=headers(api)
+                    )
+                except httpx.HTTPError as ex:
+                    answer = ex
+                if wait is None or not busy(answer):
+                    break
+                await anyio.sleep(wait)
             judge(endpoint, api, url, answer, need)
+
+
+def busy(answer: httpx.Response | httpx.HTTPError) -> bool:
+    """An answer that says nothing of the endpoint: no answer, or a server at capacity or
+    still loading (408, 429, 5xx)."""
+    if isinstance(answer, httpx.HTTPError):
+        return True
+    return answer.status_code in (408, 429) or answer.status_code >= 500
 
 
 def judge(
     endpoint: Endpoint, api: Any, url: str, answer: httpx.Response | httpx.HTTPError, need: Need
 ) -> None:
-    """Raise the refusal for an answer that shows the endpoint missing, else remember it."""
-    if isinstance(answer, httpx.HTTPError):
-        raise refusal(endpoint, url, f"did not answer ({type(answer).__name__}: {answer})", need)
+    """Raise the refusal for an answer that shows the endpoint missing or the server not
+    answering, else remember that it serves the endpoint."""
+    method = PROBES[endpoint].method
+    if busy(answer):
+        said = (
+            f"did not answer ({type(answer).__name__}: {answer})"
+            if isinstance(answer, httpx.HTTPError)
+            else f"answered {answer.status_code} {answer.reason_phrase}"
+        )
+        raise ServerSetupError(
+            f"{method} {url} {said} {len(PROBE_WAITS)} times: is the server up, and done "
+            f"loading? ({need.what} needs it)"
+        )
+    assert isinstance(answer, httpx.Response)
     if answer.status_code != 200:
         what = f"answered {answer.status_code} {answer.reason_phrase}"
         raise refusal(endpoint, url, what, need)
@@ -226,7 +264,7 @@ def judge(
     wrong = problem(endpoint, reply)
     if wrong is not None:
         raise refusal(endpoint, url, wrong, need)
-    _CHECKED.add((server_root(api), endpoint))
+    _CHECKED.add((server_key(api), endpoint))
 
 
 def require_provider(model: Model, need: Need) -> None:

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+# GENERATE_CONFIG_FIELDS_TO_EXCLUDE: the generation settings that say how requests were sent
+# (timeouts, connections, batching, caching), not what was asked, which eval sets leave out
+# of a task's identity; the shard merge leaves them out of a run's in the same way.
+from inspect_ai._eval.evalset import GENERATE_CONFIG_FIELDS_TO_EXCLUDE
+
 # sample_messages: a sample's input as the messages Inspect starts a sample with (a string
 # input becomes a user message marked source="input"); a prompt preview must start from
 # exactly those, and no public function builds them.
@@ -93,6 +98,7 @@ def connection_slot(model: Any, config: Any) -> Any:
 
 
 __all__ = [
+    "GENERATE_CONFIG_FIELDS_TO_EXCLUDE",
     "REQUEST_ID_HEADER",
     "PrerequisiteError",
     "_registry",

@@ -54,8 +54,8 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--shards",
         type=positive,
-        default=os.cpu_count() or 1,
-        help="how many processes (default: this machine's cores, %(default)s)",
+        default=len(os.sched_getaffinity(0)),
+        help="how many processes (default: the CPUs this process may use, %(default)s)",
     )
     run.add_argument(
         "--log-dir",

@@ -11,6 +11,7 @@ merge; the message says how to finish it and merge by hand.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,10 +28,11 @@ from benchmarks.shards.merged_output import SHARDS_SUFFIX, merge
 REFUSED = {
     "--limit": "a shard runs all of its questions; to cut the run give -T num_examples=N",
     "--sample-id": "a shard runs all of its questions; to cut the run give -T num_examples=N",
-    "--log-dir": "give --log-dir before the inspect eval arguments (it is this command's)",
     "--log-format": "shards write .eval logs (Inspect's layout for a sharded run)",
 }
 TAIL_LINES = 20
+# A task as inspect eval names one: a registered name, a file, a file@task.
+TASK_WORD = re.compile(r"(benchmarks/\w+|.*\.py(@\w+)?|.*@\w+)")
 
 
 def refusal(arguments: Sequence[str]) -> str | None:
@@ -40,20 +42,22 @@ def refusal(arguments: Sequence[str]) -> str | None:
         if option in REFUSED:
             return f"{option}: {REFUSED[option]}."
         value = arguments[index + 1] if index + 1 < len(arguments) else ""
-        if word in ("-T", "--task-arg") and value.split("=", 1)[0] == "shard":
+        task_arg = value if word in ("-T", "--task-arg") else word.removeprefix("-T")
+        task_arg = task_arg.removeprefix("--task-arg=")
+        if word.startswith(("-T", "--task-arg")) and task_arg.split("=", 1)[0] == "shard":
             return "-T shard: this command gives each process its shard."
-    if not any(not word.startswith("-") for word in arguments) and "--run-config" not in arguments:
-        return "name the task to run (inspect eval's arguments follow the options of this command)."
     return None
 
 
 def run_name(arguments: Sequence[str]) -> str:
     """``<created>_<task>_<id>``, as Inspect names a log, for the shards folder and the
-    merged log."""
+    merged log (the task as named, else the configuration's file name)."""
     created = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S-00-00")
-    task = next((word for word in arguments if not word.startswith("-")), "run")
-    task = task.split("@")[-1].rstrip("/").rsplit("/", 1)[-1].removesuffix(".py")
-    return f"{created}_{task}_{uuid.uuid4().hex[:22]}"
+    task = next((word for word in arguments if TASK_WORD.fullmatch(word)), None)
+    if task is None and "--run-config" in arguments[:-1]:
+        task = arguments[arguments.index("--run-config") + 1]
+    name = (task or "run").split("@")[-1].rstrip("/").rsplit("/", 1)[-1]
+    return f"{created}_{name.removesuffix('.py').removesuffix('.yaml')}_{uuid.uuid4().hex[:22]}"
 
 
 def shard_command(arguments: Sequence[str], index: int, shards: int, folder: str) -> list[str]:
@@ -84,16 +88,25 @@ def run(arguments: Sequence[str], *, shards: int, log_dir: str) -> int:
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as scratch:
         outputs = [Path(scratch) / f"{index}.out" for index in range(shards)]
-        processes = []
-        for index, output in enumerate(outputs):
-            command = shard_command(arguments, index, shards, f"{shards_folder}/{index}")
-            with open(output, "wb") as sink:
-                processes.append(subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT))
-        codes = []
-        for index, process in enumerate(processes):
-            codes.append(process.wait())
-            seconds = time.monotonic() - started
-            print(f"shard {index}/{shards}: exit {codes[-1]} ({seconds:.0f} s)", file=sys.stderr)
+        processes: list[subprocess.Popen[bytes]] = []
+        try:
+            for index, output in enumerate(outputs):
+                command = shard_command(arguments, index, shards, f"{shards_folder}/{index}")
+                with open(output, "wb") as sink:
+                    processes.append(
+                        subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
+                    )
+            codes = []
+            for index, process in enumerate(processes):
+                codes.append(process.wait())
+                seconds = time.monotonic() - started
+                print(
+                    f"shard {index}/{shards}: exit {codes[-1]} ({seconds:.0f} s)", file=sys.stderr
+                )
+        finally:  # stopped (Ctrl-C, an error): no shard is left running
+            for process in processes:
+                if process.poll() is None:
+                    process.terminate()
         failed = [index for index, code in enumerate(codes) if code != 0]
         for index in failed:
             tail = outputs[index].read_text(errors="replace").splitlines()[-TAIL_LINES:]

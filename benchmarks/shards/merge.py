@@ -1,19 +1,20 @@
 """The logs of a run's shards joined into one log of the whole run.
 
-A shard's log is an ordinary Inspect log of a task run with ``-T shard=i/n``. The
-merge finds them wherever Inspect reads logs, groups them by run (everything but
-the shard must be the same: task, version, arguments, model, generation
-settings, data, solver plan, scorers, epochs), takes each shard's newest log,
-and refuses, naming the log and what to do, a shard that is missing, unfinished
-or cut short (``--limit``, ``--sample-id``), and two shards holding the same
-sample. The merged log is the first shard's header with the shard argument left
-out and the whole dataset's size and ids, every shard's samples as they are,
-usage and times summed over the shards, and the metrics recomputed by Inspect
-(``recompute_metrics``) from all the samples, so the viewer, ``inspect score``
-and ``python -m benchmarks.compare`` read it as one run. Its ``eval.shards``
-(Inspect's ``EvalShards``) lists the shard logs it was made from; a merged log
-written as ``<name>.eval`` beside a ``<name>.shards/<k>/`` layout makes the
-viewer hide the shards it covers, as Inspect does for its own shard sets.
+A shard's log is an ordinary Inspect log of a task run with ``-T shard=i/n``. The merge
+finds them wherever Inspect reads logs, groups them by run (everything but the shard
+must be the same: task, version, arguments, model, generation settings, data, solver
+plan, scorers, epochs, limits), and refuses, naming the log and
+what to do, a shard that is missing, unfinished or cut short (``--limit``,
+``--sample-id``, ``--no-log-samples``), and two shards holding the same sample. Each
+shard's newest finished log is merged (an older one when the newest did not finish, with
+a note). The merged log is the first shard's header with the shard argument left out and
+the whole dataset's size and ids, every shard's samples as they are, usage and times
+summed over the shards, and the metrics recomputed by Inspect (``recompute_metrics``)
+from all the samples, so the viewer, ``inspect score`` and ``python -m
+benchmarks.compare`` read it as one run. Its ``eval.shards`` (Inspect's ``EvalShards``)
+lists the shard logs it was made from; a merged log written as ``<name>.eval`` beside a
+``<name>.shards/<k>/`` layout makes the viewer hide the shards it covers, as Inspect
+does for its own shard sets.
 """
 
 from __future__ import annotations
@@ -38,20 +39,11 @@ from inspect_ai.log import (
 from inspect_ai.model import ModelUsage
 
 from benchmarks.data.shards import SHARD_ARGUMENT, Shard
+from benchmarks.runtime.inspect_private import GENERATE_CONFIG_FIELDS_TO_EXCLUDE
 from benchmarks.runtime.log_files import FoundLog, LogError, file_size, found_logs
 
-# Settings that say how requests were sent, not what was asked: shards on other machines
-# may differ in them (Inspect leaves the same out of a task's identity in an eval set).
-TRANSPORT_SETTINGS = (
-    "max_retries",
-    "timeout",
-    "attempt_timeout",
-    "max_connections",
-    "adaptive_connections",
-    "batch",
-    "cache",
-    "cache_prompt",
-)
+# The run options that change what a sample may do, so shards must share them.
+LIMITS = ("message_limit", "token_limit", "time_limit", "working_limit", "cost_limit")
 
 
 @dataclass
@@ -86,7 +78,10 @@ def run_identity(log: FoundLog) -> dict[str, Any]:
         "model": spec.model,
         "model arguments": spec.model_args,
         "model roles": {k: str(v) for k, v in (spec.model_roles or {}).items()},
-        "generation settings": {k: v for k, v in config.items() if k not in TRANSPORT_SETTINGS},
+        "generation settings": {
+            k: v for k, v in config.items() if k not in GENERATE_CONFIG_FIELDS_TO_EXCLUDE
+        },
+        "limits": {name: getattr(spec.config, name, None) for name in LIMITS},
         "data": {"dataset": spec.dataset.name, **(spec.metadata or {})},
         "solver plan": [(step.solver, step.params) for step in plan.steps] if plan else None,
         "scorers": [scorer.name for scorer in spec.scorers or []],
@@ -173,10 +168,12 @@ def newest_attempts(logs: list[FoundLog]) -> ShardRun:
         finished = [log for log in attempts[index] if log.status == "success"]
         if not finished:
             log = attempts[index][-1]
+            folder = log.name.rstrip("/").rpartition("/")[0] or "."
+            running = " (if it is still running, wait for it)" if log.status == "started" else ""
             raise LogError(
                 f"{log.name}: shard {log.shard} of {describe_run(log)} did not finish (status "
-                f"{log.status}); finish it with `inspect eval-retry {log.name} --log-dir "
-                "<its folder>`, then merge again."
+                f"{log.status}){running}; finish it with `inspect eval-retry {log.name} "
+                f"--log-dir {folder}`, then merge again."
             )
         newest.append(finished[-1])
     return ShardRun(newest, superseded=len(logs) - len(newest))
@@ -184,10 +181,18 @@ def newest_attempts(logs: list[FoundLog]) -> ShardRun:
 
 def read_samples(log: FoundLog) -> list[EvalSample]:
     """A shard's samples, checked to be the whole of its share of the run."""
-    full = read_eval_log(log.location)
+    try:
+        full = read_eval_log(log.location)
+    except Exception as ex:  # a truncated upload, a permission: the reader's own words
+        raise LogError(f"{log.name}: cannot be read ({type(ex).__name__}: {ex}).") from None
     spec = full.eval
     samples = full.samples or []
     selected = list(spec.dataset.sample_ids or [])
+    if spec.config.log_samples is False:
+        raise LogError(
+            f"{log.name}: shard {log.shard} ran with --no-log-samples: its log holds no "
+            "samples to merge; rerun it without that option."
+        )
     if spec.config.limit is not None or spec.config.sample_id is not None:
         option = "--limit" if spec.config.limit is not None else "--sample-id"
         raise LogError(
@@ -225,18 +230,31 @@ def merged_log(run: ShardRun) -> EvalLog:
     first = headers[0]
     spec = first.eval.model_copy(deep=True)
     spec.eval_id = uuid.uuid4().hex
+    # not a log of the shards' eval sets (each shard's is in the ledger): an eval set would
+    # take it for its unsharded task's
+    spec.eval_set_id = None
     # as the unsharded run records them: the default (None) resolved, nothing passed
     spec.task_args = {**spec.task_args, SHARD_ARGUMENT: None}
     spec.task_args_passed = drop_shard(spec.task_args_passed)
     spec.created = min(header.eval.created for header in headers)
     ids = [header.eval.dataset.sample_ids or [] for header in headers]
-    # the whole run's order: shard i holds every n-th question from the i-th
+    # the whole run's order: shard i holds every n-th question from the i-th (shuffled
+    # shards, --sample-shuffle, interleave into an order of their own)
     spec.dataset.sample_ids = [
         shard_ids[position // len(ids)]
         for position in range(sum(map(len, ids)))
         for shard_ids in [ids[position % len(ids)]]
     ]
     spec.dataset.samples = sum(header.eval.dataset.samples or 0 for header in headers)
+    spec.dataset.shuffled = any(header.eval.dataset.shuffled for header in headers)
+    for shard, header in zip(run.logs, headers, strict=True):
+        expected = (shard.shard or Shard(0, 1)).size(spec.dataset.samples)
+        if header.eval.dataset.samples != expected:
+            raise LogError(
+                f"{shard.name}: shard {shard.shard} holds {header.eval.dataset.samples} questions, "
+                f"where a run of {spec.dataset.samples} gives it {expected}: the shards did not "
+                "read the same rows; rerun them on the same data."
+            )
     spec.shards = EvalShards(
         selection="ids",
         ledger=[ledger_entry(shard, ids) for shard, ids in zip(run.logs, ids, strict=True)],

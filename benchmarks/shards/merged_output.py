@@ -34,7 +34,10 @@ def merge(locations: Sequence[str], output: str | None) -> int:
     for run in runs:
         log = merged_log(run)
         location = merged_location(log, locations, output, single_run=len(runs) == 1)
-        write_eval_log(log, location, format="eval")
+        try:
+            write_eval_log(log, location, format="eval")
+        except Exception as ex:  # a folder that cannot be written: the writer's own words
+            raise LogError(f"{location}: cannot be written ({type(ex).__name__}: {ex}).") from None
         if run.superseded:
             notes.append(
                 f"{run.describe()}: {run.superseded} other log(s) of its shards (older, or "
@@ -51,19 +54,34 @@ def merged_location(
 ) -> str:
     """``output`` if it names a .eval file; ``<name>.eval`` beside a lone ``<name>.shards``
     folder holding one run (unless ``output`` names another folder); else a file in
-    ``output``, by default in the lone folder given (where the shards are), else in the log
-    folder (``$INSPECT_LOG_DIR``, ``./logs``)."""
+    ``output``, by default beside the shards: in the folder that holds a lone
+    ``<name>.shards``, or in the lone folder given; else in the log folder
+    (``$INSPECT_LOG_DIR``, ``./logs``)."""
     if output is not None and output.endswith(".eval"):
         return output
+    if output is not None and output.endswith(".json"):
+        raise LogError(f"--output {output}: a merged log is an .eval file; name one, or a folder.")
     lone = locations[0].rstrip("/") if len(locations) == 1 and is_folder(locations[0]) else ""
     parent = lone.rpartition("/")[0] or "."
-    beside = output is None or output.rstrip("/") == parent
-    if single_run and lone.endswith(SHARDS_SUFFIX) and beside:
-        return lone.removesuffix(SHARDS_SUFFIX) + ".eval"
-    if output is None and lone and not lone.endswith(SHARDS_SUFFIX):
+    if lone.endswith(SHARDS_SUFFIX):
+        if single_run and (output is None or same_folder(output, parent)):
+            return lone.removesuffix(SHARDS_SUFFIX) + ".eval"
+        output = output or parent
+    elif lone and output is None:
+        if log.eval.shards and any(entry.eval_set_id for entry in log.eval.shards.ledger):
+            raise LogError(
+                f"{lone}: the shards ran in an eval set, whose folder must hold its own logs "
+                "only (inspect eval-set resumes from it); pass --output <another folder>."
+            )
         output = lone
     folder = output or os.environ.get("INSPECT_LOG_DIR", "./logs")
     return f"{folder.rstrip('/')}/{log_name(log)}"
+
+
+def same_folder(a: str, b: str) -> bool:
+    if "://" in a or "://" in b:
+        return a.rstrip("/") == b.rstrip("/")
+    return os.path.normpath(a) == os.path.normpath(b)
 
 
 def log_name(log: EvalLog) -> str:
