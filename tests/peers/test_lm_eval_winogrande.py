@@ -57,7 +57,8 @@ COPIED = (69, 236, 123)
 TRAIN = ROWS[1::2] + [VALIDATION[q] for q in COPIED]
 RUN_TIMEOUT_SECONDS = 1200
 COMPARED = {
-    "local-completions": "token ids of every request (also read from vLLM's `prompt_logprobs`)",
+    "local-completions": "token ids of every prompt (also read from vLLM's `prompt_logprobs`; "
+    "ours sends a question's two prompts in one request)",
     "gguf": "every request's string and settings (split by offsets)",
 }
 
