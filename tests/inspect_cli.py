@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 
@@ -92,3 +99,38 @@ def offline_eval(*args: str, log_dir: Path, timeout: int = 600) -> subprocess.Co
         text=True,
         timeout=timeout,
     )
+
+
+@contextlib.contextmanager
+def serving_view(
+    log_dir: str, env: dict[str, str], cwd: Path = ROOT, timeout: float = 120
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``inspect view --log-dir <log_dir>`` on a free port, as long as the ``with`` lasts:
+    its API's URL and the listing ``/api/logs`` gave once it answered."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    viewer = subprocess.Popen(
+        [inspect_cli(), "view", "--log-dir", log_dir, "--port", str(port)],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    api = f"http://127.0.0.1:{port}/api"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"{api}/logs", timeout=30) as response:
+                    listing = json.loads(response.read())
+                break
+            except OSError:
+                assert viewer.poll() is None, f"inspect view exited ({viewer.returncode})"
+                assert time.monotonic() < deadline, "inspect view did not answer"
+                time.sleep(0.5)
+        yield api, listing
+    finally:
+        viewer.terminate()
+        viewer.wait(timeout=30)

@@ -23,7 +23,6 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator, Sequence
@@ -36,9 +35,9 @@ import pytest
 
 from benchmarks.catalog import specs
 from benchmarks.data.samples import bundled_data_files
-from tests.inspect_cli import inspect_cli
+from tests.inspect_cli import inspect_cli, serving_view
 from tests.loopback_server import Fault, LoopbackServer, user_text
-from tests.s3_server import S3Server, free_port
+from tests.s3_server import S3Server
 
 pytestmark = pytest.mark.slow
 
@@ -465,35 +464,11 @@ def test_eval_retry_of_a_log_in_a_bucket_writes_where_log_dir_says(
 
 
 def test_inspect_view_serves_the_logs_of_a_bucket(s3: S3Server, oracle_logs: OracleLogs) -> None:
-    port = free_port()
-    viewer = subprocess.Popen(
-        inspect("view", "--log-dir", oracle_logs.folder, "--port", str(port)),
-        cwd=ROOT,
-        env=command_env(s3),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    api = f"http://127.0.0.1:{port}/api"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{api}/logs", timeout=10) as response:
-                    listing = json.loads(response.read())
-                break
-            except OSError:
-                assert viewer.poll() is None, f"inspect view exited ({viewer.returncode})"
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.5)
+    with serving_view(oracle_logs.folder, command_env(s3)) as (api, listing):
         name, location = next(iter(oracle_logs.by_name.items()))
         quoted = urllib.parse.quote(location, safe="")
         with urllib.request.urlopen(f"{api}/logs/{quoted}", timeout=30) as response:
             log = json.loads(response.read())
-    finally:
-        viewer.terminate()
-        viewer.wait(timeout=30)
     assert listing["log_dir"] == oracle_logs.folder, listing
     assert sorted(entry["name"] for entry in listing["files"]) == sorted(oracle_logs.summaries)
     assert (log["status"], log["eval"]["task"]) == ("success", f"benchmarks/{name}")

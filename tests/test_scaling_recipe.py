@@ -16,11 +16,8 @@ import json
 import os
 import re
 import shlex
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +25,7 @@ import pytest
 import yaml
 
 from tests.completions_server import CompletionsServer
-from tests.inspect_cli import inspect_cli
+from tests.inspect_cli import inspect_cli, serving_view
 from tests.loopback_server import Fault, LoopbackServer, user_text
 from tests.s3_server import S3Server
 from tests.test_docs import CODE_BLOCK, TRAILING_COMMENT
@@ -68,12 +65,6 @@ def job_commands() -> list[str]:
         " ".join(script.replace("$JOB_COMPLETION_INDEX", str(index)).split())
         for index in range(job["spec"]["completions"])
     ]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Recipe:
@@ -156,25 +147,10 @@ def user_text_of_first_question() -> str:
 
 def view_lists(recipe: Recipe, command: str) -> list[str]:
     """`inspect view` serving the bucket: the logs its API lists."""
-    port = free_port()
-    words = [inspect_cli(), *shlex.split(command)[1:], "--port", str(port)]
-    view = subprocess.Popen(
-        words, env=recipe.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/logs", timeout=30) as got:
-                    listing = json.loads(got.read())
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "inspect view did not answer"
-                time.sleep(0.5)
-    finally:
-        view.terminate()
-        view.wait(timeout=30)
-    return [str(entry.get("name")) for entry in listing.get("files", [])]
+    words = shlex.split(command)
+    log_dir = words[words.index("--log-dir") + 1]
+    with serving_view(log_dir, recipe.env) as (_, listing):
+        return [str(entry.get("name")) for entry in listing.get("files", [])]
 
 
 def test_the_scaling_page_runs_as_written(tmp_path: Path) -> None:

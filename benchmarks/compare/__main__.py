@@ -15,6 +15,7 @@ from pathlib import Path
 
 from benchmarks.compare.analysis import DEFAULT_RESAMPLES, DEFAULT_SEED, Settings
 from benchmarks.compare.report import FORMATS
+from benchmarks.runtime.argument_types import positive
 from benchmarks.runtime.log_files import LogError
 
 
@@ -64,16 +65,6 @@ def png_path(text: str) -> str:
     if not path.parent.is_dir():
         raise argparse.ArgumentTypeError(f"{str(path.parent)!r} is not an existing folder")
     return text
-
-
-def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
 
 
 def run(args: argparse.Namespace) -> str:

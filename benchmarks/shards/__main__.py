@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from benchmarks.runtime.argument_types import positive
 from benchmarks.runtime.log_files import LogError
 
 
@@ -64,16 +65,6 @@ def parser() -> argparse.ArgumentParser:
         "$INSPECT_LOG_DIR or ./logs)",
     )
     return parse
-
-
-def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
