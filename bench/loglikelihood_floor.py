@@ -21,7 +21,7 @@ from inspect_ai.model import ChatMessageUser, GenerateConfig, get_model
 from inspect_ai.scorer import match
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-# the settings of our log-likelihood requests (benchmarks/scorers/loglikelihood.py)
+# the settings of our log-likelihood requests (benchmarks/solvers/loglikelihood.py)
 REQUEST = GenerateConfig(max_tokens=1, temperature=0.0, logprobs=True, extra_body={"echo": True})
 
 

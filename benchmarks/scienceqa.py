@@ -48,13 +48,17 @@ from benchmarks.data.scienceqa_shape import DATASET_PATH, REQUIRED_COLUMNS, grad
 from benchmarks.data.shards import ShardParameter, shard_task
 from benchmarks.data.source import DataSource
 from benchmarks.data.split_reader import DataFiles
-from benchmarks.profiles import profile_named
-from benchmarks.profiles.scienceqa import PROFILES, AnswerParse, ProfileName, PromptFormat
+from benchmarks.profiles import chosen_profile
+from benchmarks.profiles.scienceqa import PROFILES, AnswerParse, PromptFormat
 from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.runtime.registry_names import namespaced
-from benchmarks.runtime.run_settings import show_resolved_settings
-from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
-from benchmarks.runtime.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
+from benchmarks.runtime.task_parameters import (
+    PROFILES_VALUE,
+    Minimum,
+    NoneMeans,
+    OneOf,
+    task_arguments,
+)
 from benchmarks.scorers.letters import option_letter_scorer
 from benchmarks.scorers.scienceqa import (
     BREAKDOWNS,
@@ -85,7 +89,7 @@ LETTER_PARSER = {"option_letter": "option_letter", "lmms_eval": "option_letter_s
 )
 @documented_switches(PROFILES)
 def scienceqa(
-    profile: ProfileName = "default",
+    profile: Annotated[str, OneOf(PROFILES)] = "default",
     prompt_format: Annotated[PromptFormat | None, NoneMeans(PROFILES_VALUE)] = None,
     answer_parse: Annotated[AnswerParse | None, NoneMeans(PROFILES_VALUE)] = None,
     eval_split: Split = "test",
@@ -102,10 +106,6 @@ def scienceqa(
     """ScienceQA multiple choice, with the image (if any) before the text.
 
     Args:
-        profile: ``default`` (this project's layout and a tolerant reply rule)
-            or ``lmms_eval_0.7.3`` (lmms-eval 0.7.3's ``scienceqa``: its
-            prompt, its reply rule, at most 16 tokens at temperature 0); the
-            switches below default to the profile's.
         eval_split: ``test`` (4,241 rows), ``validation`` (4,241) or ``train``
             (12,726).
         subset: ``all``, ``image`` (rows with an image: 2,017 in test) or
@@ -128,29 +128,8 @@ def scienceqa(
             with the package instead of the Hub or a file (a try-out, offline;
             not a measurement).
     """
-    args = task_arguments(
-        scienceqa,
-        unknown,
-        renamed=RENAMED,
-        renamed_values=RENAMED_VALUES,
-        profile=profile,
-        prompt_format=prompt_format,
-        answer_parse=answer_parse,
-        eval_split=eval_split,
-        subset=subset,
-        num_examples=num_examples,
-        shard=shard,
-        image_format=image_format,
-        max_image_side=max_image_side,
-        dataset_path=dataset_path,
-        data_files=data_files,
-        bundled_sample=bundled_sample,
-    )
-    warn_when_no_sample_runs()
-    show_resolved_settings()
-    settings = profile_named("scienceqa", PROFILES, profile).with_overrides(
-        prompt_format=args.prompt_format, answer_parse=args.answer_parse
-    )
+    args = task_arguments(scienceqa, locals(), renamed=RENAMED, renamed_values=RENAMED_VALUES)
+    settings = chosen_profile(PROFILES, args)
     source = DataSource(
         "scienceqa",
         "ScienceQA",
@@ -176,7 +155,7 @@ def scienceqa(
         metrics=scienceqa_metrics(),
         config=settings.generate,
         metadata={"profile": settings.name, **settings.switches(), **source.metadata()},
-        version="1.4.0",
+        version=SPEC.version,
     )
     return shard_task(task, args.shard)
 
@@ -185,6 +164,7 @@ SPEC = BenchmarkSpec(
     name="scienceqa",
     title="ScienceQA",
     task=scienceqa,
+    version="1.4.0",
     scorer="option_letter_scorer",
     value_keys=(),
     compare_metrics=(CompareMetric("accuracy", mean_of="correct"),),
@@ -207,7 +187,6 @@ SPEC = BenchmarkSpec(
     # default (the same prompt)
     former_versions=FormerVersions(
         versions=("1.1.0", "1.2.0", "1.3.0"),
-        now="1.4.0",
         pattern=re.compile(r"scienceqa_(train|validation|test)_(\d+)"),
         replacement=r"\1_\2",
         metadata=paper_columns_of_former_metadata,

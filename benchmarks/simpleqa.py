@@ -46,16 +46,15 @@ from benchmarks.data.simpleqa import (
     simpleqa_dataset,
 )
 from benchmarks.data.split_reader import DataFiles
-from benchmarks.profiles import PROFILE_SENTINEL, profile_named
-from benchmarks.profiles.simpleqa import SIMPLEQA_PROFILES, ProfileName, SimpleQAGradeParse
+from benchmarks.profiles import PROFILE_SENTINEL, chosen_profile
+from benchmarks.profiles.simpleqa import SIMPLEQA_PROFILES, SimpleQAGradeParse
 from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.runtime.registry_names import namespaced
-from benchmarks.runtime.run_settings import show_resolved_settings
-from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import (
     PROFILES_VALUE,
     Minimum,
     NoneMeans,
+    OneOf,
     fail,
     task_arguments,
 )
@@ -104,7 +103,7 @@ RENAMED_VALUES = {
 )
 @documented_switches(SIMPLEQA_PROFILES)
 def simpleqa(
-    profile: ProfileName = "default",
+    profile: Annotated[str, OneOf(SIMPLEQA_PROFILES)] = "default",
     grade_parse: Annotated[SimpleQAGradeParse | None, NoneMeans(PROFILES_VALUE)] = None,
     grader_temperature: Annotated[
         float | None | Literal["profile"], Minimum(0), NoneMeans("the grader's own")
@@ -127,18 +126,6 @@ def simpleqa(
     """SimpleQA short-form factuality, graded by an LLM judge (model role ``grader``).
 
     Args:
-        profile: ``default`` (this project's): the bare question, judge at 0.5
-            / 1,024 tokens with no system message, strict parse,
-            ``num_examples`` takes the first rows; ``simple_evals_ee3b031``:
-            simple-evals at ee3b031, request for request (system message "You
-            are a helpful assistant." before the candidate's and the judge's
-            user message, judge at 0.5 / 2,048 tokens, its parse,
-            ``num_examples`` drawn with ``random.Random(0).sample``);
-            ``inspect_evals_0.28.0``: inspect_evals 0.28.0's ``simpleqa`` with
-            ``scorer=original`` and its paper config (the bare question at 0.5 /
-            2,048 tokens, its own grader template, judge at 0.5 with no token
-            limit and no system message, its ``grade_parse=strict``; ``-T
-            grade_parse=official`` for its ``paper``).
         answer_prompt: Template of the question sent to the model under test,
             with the placeholder ``{question}``; the default sends the bare
             question, as the reference does.
@@ -167,35 +154,8 @@ def simpleqa(
         bundled_sample: Read the few real rows shipped with the package instead
             of the Hub or a file (a try-out, offline; not a measurement).
     """
-    args = task_arguments(
-        simpleqa,
-        unknown,
-        renamed=RENAMED,
-        renamed_values=RENAMED_VALUES,
-        profile=profile,
-        grade_parse=grade_parse,
-        grader_temperature=grader_temperature,
-        grader_max_tokens=grader_max_tokens,
-        answer_prompt=answer_prompt,
-        grader_prompt=grader_prompt,
-        grade_prompt_file=grade_prompt_file,
-        breakdowns=breakdowns,
-        judge_cache=judge_cache,
-        num_examples=num_examples,
-        shard=shard,
-        dataset_path=dataset_path,
-        data_files=data_files,
-        bundled_sample=bundled_sample,
-    )
-    warn_when_no_sample_runs()
-    show_resolved_settings()
-    settings = profile_named("simpleqa", SIMPLEQA_PROFILES, profile).with_overrides(
-        grade_parse=args.grade_parse,
-        grader_temperature=args.grader_temperature,
-        grader_max_tokens=args.grader_max_tokens,
-        grader_prompt=args.grader_prompt,
-        none_is_a_value=("grader_temperature", "grader_max_tokens"),
-    )
+    args = task_arguments(simpleqa, locals(), renamed=RENAMED, renamed_values=RENAMED_VALUES)
+    settings = chosen_profile(SIMPLEQA_PROFILES, args)
     problem = template_problem(answer_prompt, ANSWER_PROMPT_FIELDS)
     if problem is not None:
         fail("simpleqa", f"answer_prompt {problem}")
@@ -228,8 +188,7 @@ def simpleqa(
         metrics=[*simpleqa_task_metrics(breakdowns), judge_panel_metrics()],
         config=settings.generate,
         metadata={
-            "profile": settings.name,
-            **settings.switches(),
+            **settings.metadata(),
             # the bundled file named inside the package: no path of this machine in the log
             **(
                 {"data": "bundled sample", "data_files": f"simpleqa/{data.path.name}"}
@@ -238,7 +197,7 @@ def simpleqa(
             ),
             "dataset_sha256": download.file_sha256(data.path),
         },
-        version="1.5.0",
+        version=SPEC.version,
     )
     return shard_task(task, args.shard)
 
@@ -247,6 +206,7 @@ SPEC = BenchmarkSpec(
     name="simpleqa",
     title="SimpleQA",
     task=simpleqa,
+    version="1.5.0",
     scorer="simpleqa_scorer",
     value_keys=tuple(GRADE_VALUE_KEYS.values()),
     compare_metrics=SIMPLEQA_COMPARE_METRICS,
@@ -269,7 +229,6 @@ SPEC = BenchmarkSpec(
     # 1.5.0 renamed the profile paper default
     former_versions=FormerVersions(
         versions=("1.2.0", "1.3.0", "1.4.0"),
-        now="1.5.0",
         added_args={"grader_prompt": "simple_evals"},
         renamed_values={("profile", "paper"): "default"},
     ),

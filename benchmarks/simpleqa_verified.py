@@ -41,20 +41,18 @@ from benchmarks.data.simpleqa_verified import (
 )
 from benchmarks.data.source import DataSource, rows_dataset
 from benchmarks.data.split_reader import DataFiles
-from benchmarks.profiles import PROFILE_SENTINEL, profile_named
+from benchmarks.profiles import PROFILE_SENTINEL, chosen_profile
 from benchmarks.profiles.simpleqa_verified import (
     VERIFIED_PROFILES,
     VerifiedGradeParse,
-    VerifiedProfileName,
 )
 from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.runtime.registry_names import namespaced
-from benchmarks.runtime.run_settings import show_resolved_settings
-from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import (
     PROFILES_VALUE,
     Minimum,
     NoneMeans,
+    OneOf,
     fail,
     task_arguments,
 )
@@ -79,7 +77,7 @@ TASK = "simpleqa_verified"
 )
 @documented_switches(VERIFIED_PROFILES)
 def simpleqa_verified(
-    profile: VerifiedProfileName = "default",
+    profile: Annotated[str, OneOf(VERIFIED_PROFILES)] = "default",
     grade_parse: Annotated[VerifiedGradeParse | None, NoneMeans(PROFILES_VALUE)] = None,
     grader_prompt: Annotated[VerifiedGraderPrompt | None, NoneMeans(PROFILES_VALUE)] = None,
     grade_prompt_file: str | None = None,
@@ -101,13 +99,6 @@ def simpleqa_verified(
     """SimpleQA Verified, graded by an LLM judge (model role ``grader``).
 
     Args:
-        profile: ``default`` (the starter code's request, a strict parse of
-            the judge's reply), ``kaggle_starter`` (its parse too) or
-            ``inspect_evals_0.28.0`` (inspect_evals 0.28.0's ``simpleqa_verified``
-            with ``scorer=original`` and its paper config: the bare question at
-            temperature 1.0 / 2,048 tokens, its transcription of the paper's
-            prompt, judge at 1.0, its ``grade_parse=strict``; ``-T
-            grade_parse=official`` for its ``paper``).
         grade_prompt_file: A UTF-8 file holding a judge prompt of your own,
             with the placeholders ``{question}``, ``{target}`` and
             ``{predicted_answer}`` (instead of ``grader_prompt``).
@@ -127,32 +118,8 @@ def simpleqa_verified(
             offline; not a measurement: they are stand-ins, see
             benchmarks/data/samples/README.md).
     """
-    args = task_arguments(
-        simpleqa_verified,
-        unknown,
-        profile=profile,
-        grade_parse=grade_parse,
-        grader_prompt=grader_prompt,
-        grade_prompt_file=grade_prompt_file,
-        grader_temperature=grader_temperature,
-        grader_max_tokens=grader_max_tokens,
-        breakdowns=breakdowns,
-        judge_cache=judge_cache,
-        num_examples=num_examples,
-        shard=shard,
-        dataset_path=dataset_path,
-        data_files=data_files,
-        bundled_sample=bundled_sample,
-    )
-    warn_when_no_sample_runs()
-    show_resolved_settings()
-    settings = profile_named(TASK, VERIFIED_PROFILES, profile).with_overrides(
-        grader_prompt=args.grader_prompt,
-        grader_temperature=args.grader_temperature,
-        grader_max_tokens=args.grader_max_tokens,
-        grade_parse=args.grade_parse,
-        none_is_a_value=("grader_temperature", "grader_max_tokens"),
-    )
+    args = task_arguments(simpleqa_verified, locals())
+    settings = chosen_profile(VERIFIED_PROFILES, args)
     if isinstance(data_files, Mapping) and set(data_files) != {SPLIT}:
         fail(
             TASK,
@@ -194,12 +161,11 @@ def simpleqa_verified(
         metrics=verified_metrics(breakdowns),
         config=settings.generate,
         metadata={
-            "profile": settings.name,
-            **settings.switches(),
+            **settings.metadata(),
             "grade_prompt_file": grade_prompt_file,
             **source.metadata(),
         },
-        version="1.3.0",
+        version=SPEC.version,
     )
     return shard_task(task, args.shard)
 
@@ -208,6 +174,7 @@ SPEC = BenchmarkSpec(
     name="simpleqa_verified",
     title="SimpleQA Verified",
     task=simpleqa_verified,
+    version="1.3.0",
     scorer="simpleqa_verified_scorer",
     value_keys=tuple(GRADE_VALUE_KEYS.values()),
     compare_metrics=SIMPLEQA_COMPARE_METRICS,
@@ -230,5 +197,5 @@ SPEC = BenchmarkSpec(
     judged=True,
     # 1.3.0 left grader_temperature and grader_max_tokens to the profile ("profile"), whose
     # values under default and kaggle_starter are 1.2.0's defaults
-    former_versions=FormerVersions(versions=("1.2.0",), now="1.3.0"),
+    former_versions=FormerVersions(versions=("1.2.0",)),
 )

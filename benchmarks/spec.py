@@ -55,19 +55,18 @@ class KnownQuestion:
 
 @dataclass(frozen=True)
 class FormerVersions:
-    """Earlier task versions whose logs ``benchmarks.compare`` reads as version ``now``
+    """Earlier task versions whose logs ``benchmarks.compare`` reads as the current one
     (they asked and scored the same; ids and recorded arguments differ): in a log of one
     of ``versions``, ids that fully match ``pattern`` (if any) become
     ``pattern.sub(replacement, id)``, each task argument of ``added_args`` that the
     log does not record counts as recorded with the value given there (how those
     versions behaved), each sample's metadata becomes ``metadata(metadata)`` (if
-    given: the breakdown fields ``now`` adds, derived from those the sample has), and a
+    given: the breakdown fields the current version adds, derived from those the sample has), and a
     recorded value of ``renamed_values`` ((argument, former value) -> value) counts as
     its new name.
     """
 
     versions: tuple[str, ...]
-    now: str
     pattern: re.Pattern[str] | None = None
     replacement: str = ""
     added_args: Mapping[str, object] = field(default_factory=dict)
@@ -75,7 +74,7 @@ class FormerVersions:
     renamed_values: Mapping[tuple[str, str], str] = field(default_factory=dict)
 
     def current_args(self, args: Mapping[str, Any]) -> dict[str, Any]:
-        """A log's task arguments as version ``now`` names them (``added_args`` filled in,
+        """A log's task arguments as the current version names them (``added_args`` filled in,
         renamed values under their new names)."""
         return {
             name: self.renamed_values.get((name, value), value) if isinstance(value, str) else value
@@ -83,7 +82,7 @@ class FormerVersions:
         }
 
     def current(self, sample_id: str) -> str:
-        """``sample_id`` as the task version ``now`` writes it."""
+        """``sample_id`` as the current task version writes it."""
         if self.pattern is None or not self.pattern.fullmatch(sample_id):
             return sample_id
         return self.pattern.sub(self.replacement, sample_id)
@@ -121,6 +120,8 @@ class BenchmarkSpec:
         name: Task name (``inspect eval benchmarks/<name>``) and module name.
         title: Name in prose (``TriviaQA``).
         task: The ``@task`` function.
+        version: The task's version (its ``Task``'s, in the log): raised when a question,
+            prompt or score changes under the same arguments.
         scorer: The scorer's registry name, as logs record it.
         other_scorers: The scorers some profiles use instead (Winogrande's
             ``loglikelihood_choice``), with the same values.
@@ -148,6 +149,7 @@ class BenchmarkSpec:
     name: str
     title: str
     task: Callable[..., Task]
+    version: str
     scorer: str
     value_keys: tuple[str, ...]
     compare_metrics: tuple[CompareMetric, ...]

@@ -59,19 +59,22 @@ from benchmarks.data.triviaqa import (
     triviaqa_data,
 )
 from benchmarks.models.completions_endpoint import generate_from_token_ids
-from benchmarks.profiles import profile_named
+from benchmarks.profiles import chosen_profile
 from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.profiles.triviaqa import (
     PROFILES,
     CompletionsPrompt,
     Config,
-    ProfileName,
     PromptFormat,
 )
 from benchmarks.runtime.registry_names import namespaced
-from benchmarks.runtime.run_settings import show_resolved_settings
-from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
-from benchmarks.runtime.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
+from benchmarks.runtime.task_parameters import (
+    PROFILES_VALUE,
+    Minimum,
+    NoneMeans,
+    OneOf,
+    task_arguments,
+)
 from benchmarks.scorers.answer_matching import STOP_SEQUENCES, AnswerExtraction
 from benchmarks.scorers.triviaqa import TriviaQAMetric, triviaqa_scorer
 from benchmarks.solvers.fewshot import fewshot_prompt
@@ -94,7 +97,7 @@ RENAMED_VALUES = {
 )
 @documented_switches(PROFILES)
 def triviaqa(
-    profile: ProfileName = "default",
+    profile: Annotated[str, OneOf(PROFILES)] = "default",
     shots: Annotated[int | None, Minimum(0), NoneMeans(PROFILES_VALUE)] = None,
     fewshot_seed: Annotated[int | None, NoneMeans(PROFILES_VALUE)] = None,
     prompt_format: Annotated[PromptFormat | None, NoneMeans(PROFILES_VALUE)] = None,
@@ -118,13 +121,6 @@ def triviaqa(
     """Closed-book few-shot TriviaQA with alias exact match and token F1.
 
     Args:
-        profile: ``default`` (this project's: the paper's metrics, 5-shot),
-            ``lm_eval_0.4.13`` (lm-evaluation-harness 0.4.13 against a chat model),
-            ``lm_eval_0.4.13_completions`` (against a base model over the
-            completions endpoint, the prompt as text) or
-            ``lm_eval_0.4.13_completions_token_ids`` (the same, the prompt as the
-            server's token ids); the switches below that default to None take
-            the profile's.
         fewshot_split: Split the demonstrations are drawn from.
         eval_split: Split evaluated (``test`` has no answers and is refused).
         num_examples: Evaluate only the first this many rows (None: all). Unlike
@@ -141,43 +137,8 @@ def triviaqa(
         bundled_sample: Read the few real rows shipped with the package instead
             of the Hub or a file (a try-out, offline; not a measurement).
     """
-    args = task_arguments(
-        triviaqa,
-        unknown,
-        renamed_values=RENAMED_VALUES,
-        profile=profile,
-        shots=shots,
-        fewshot_seed=fewshot_seed,
-        prompt_format=prompt_format,
-        fewshot_as_multiturn=fewshot_as_multiturn,
-        answer_extraction=answer_extraction,
-        metric=metric,
-        dataset_config=dataset_config,
-        completions_prompt=completions_prompt,
-        stop_at_eos=stop_at_eos,
-        fewshot_split=fewshot_split,
-        eval_split=eval_split,
-        num_examples=num_examples,
-        shard=shard,
-        include_evidence=include_evidence,
-        evidence_max_chars=evidence_max_chars,
-        dataset_path=dataset_path,
-        data_files=data_files,
-        bundled_sample=bundled_sample,
-    )
-    warn_when_no_sample_runs()
-    show_resolved_settings()
-    settings = profile_named("triviaqa", PROFILES, profile).with_overrides(
-        shots=args.shots,
-        fewshot_seed=args.fewshot_seed,
-        prompt_format=args.prompt_format,
-        fewshot_as_multiturn=args.fewshot_as_multiturn,
-        answer_extraction=args.answer_extraction,
-        metric=args.metric,
-        dataset_config=args.dataset_config,
-        completions_prompt=args.completions_prompt,
-        stop_at_eos=args.stop_at_eos,
-    )
+    args = task_arguments(triviaqa, locals(), renamed_values=RENAMED_VALUES)
+    settings = chosen_profile(PROFILES, args)
     check_splits(settings.shots, fewshot_split, eval_split)
     source = DataSource(
         "triviaqa",
@@ -221,12 +182,11 @@ def triviaqa(
         ),
         config=settings.generate.merge({"stop_seqs": stop_seqs}),  # type: ignore[arg-type]
         metadata={
-            "profile": settings.name,
-            **settings.switches(),
+            **settings.metadata(),
             "dataset_config": data.config,  # the one read (include_evidence drops ".nocontext")
             **source.metadata(),
         },
-        version="1.6.0",
+        version=SPEC.version,
     )
     return shard_task(task, args.shard)
 
@@ -235,6 +195,7 @@ SPEC = BenchmarkSpec(
     name="triviaqa",
     title="TriviaQA",
     task=triviaqa,
+    version="1.6.0",
     scorer="triviaqa_scorer",
     value_keys=("exact_match", "f1"),
     compare_metrics=(
@@ -258,6 +219,6 @@ SPEC = BenchmarkSpec(
     profiles=PROFILES,
     # 1.6.0 renamed prompt_format default canonical (the same prompt)
     former_versions=FormerVersions(
-        versions=("1.5.0",), now="1.6.0", renamed_values={("prompt_format", "default"): "canonical"}
+        versions=("1.5.0",), renamed_values={("prompt_format", "default"): "canonical"}
     ),
 )

@@ -37,6 +37,7 @@ inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T profile=insp
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
@@ -53,35 +54,34 @@ from benchmarks.data.winogrande import (
     oracle_questions,
     record_to_sample,
 )
-from benchmarks.profiles import profile_named
+from benchmarks.data.winogrande_loglikelihood import loglikelihood_dataset
+from benchmarks.profiles import chosen_profile
 from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.profiles.winogrande import (
     PROFILES,
     AnswerParse,
     FewshotDraw,
-    ProfileName,
     PromptFormat,
     Scoring,
 )
 from benchmarks.runtime.registry_names import namespaced
-from benchmarks.runtime.run_settings import show_resolved_settings
-from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import (
     PROFILES_VALUE,
     Minimum,
     NoneMeans,
+    OneOf,
     fail,
     task_arguments,
 )
 from benchmarks.scorers.letters import option_letter_scorer
-from benchmarks.scorers.loglikelihood import LoglikelihoodRequest
+from benchmarks.scorers.loglikelihood import loglikelihood_choice
 from benchmarks.solvers.fewshot import FEWSHOT_KEY
+from benchmarks.solvers.loglikelihood import LoglikelihoodRequest, option_loglikelihoods
 from benchmarks.solvers.prompted import prompt_then_generate
 from benchmarks.solvers.winogrande import WinograndeDemonstrations, question_prompt
 
 # the evalscope-format prompt solver, for chains of one's own (examples/custom_chain.py)
 from benchmarks.solvers.winogrande import winogrande_prompt as winogrande_prompt
-from benchmarks.solvers.winogrande_loglikelihood import loglikelihood_task
 from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing, OfferedOptions
 
 Config = Literal[
@@ -104,7 +104,7 @@ FEWSHOT_SPLIT = "train"
 )
 @documented_switches(PROFILES)
 def winogrande(
-    profile: ProfileName = "default",
+    profile: Annotated[str, OneOf(PROFILES)] = "default",
     shots: Annotated[int | None, Minimum(0), NoneMeans(PROFILES_VALUE)] = None,
     fewshot_seed: Annotated[int | None, NoneMeans(PROFILES_VALUE)] = None,
     answer_parse: Annotated[AnswerParse | None, NoneMeans(PROFILES_VALUE)] = None,
@@ -124,14 +124,6 @@ def winogrande(
     """Winogrande as a two-choice question answered with ``ANSWER: A|B``.
 
     Args:
-        profile: ``default`` (this project's: evalscope's prompt, the last
-            ``ANSWER: X``), ``evalscope_1.14.1`` (evalscope 1.14.1's reply
-            parse too), ``inspect_evals_0.28.0`` (inspect_evals 0.28.0: 5
-            demonstrations, the same for every question, in a system message;
-            Inspect's ``choice()`` reading; max_tokens 64), ``lm_eval_0.4.13`` or
-            ``lm_eval_0.4.13_gguf`` (lm-evaluation-harness 0.4.13 by
-            log-likelihood, through its ``local-completions`` or ``gguf``
-            client); the switches below default to the profile's.
         dataset_config: Hub config, one of ``winogrande_xs``, ``_s``, ``_m``,
             ``_l``, ``_xl``, ``_debiased``; they differ only in their train
             split (validation is the same 1,267 rows in every config).
@@ -154,37 +146,8 @@ def winogrande(
             "the test split's answers are empty (the labels are withheld for the "
             "leaderboard); use eval_split='validation'.",
         )
-    args = task_arguments(
-        winogrande,
-        unknown,
-        renamed_values=RENAMED_VALUES,
-        profile=profile,
-        shots=shots,
-        fewshot_seed=fewshot_seed,
-        answer_parse=answer_parse,
-        scoring=scoring,
-        loglikelihood_request=loglikelihood_request,
-        prompt_format=prompt_format,
-        fewshot_draw=fewshot_draw,
-        dataset_config=dataset_config,
-        eval_split=eval_split,
-        num_examples=num_examples,
-        shard=shard,
-        dataset_path=dataset_path,
-        data_files=data_files,
-        bundled_sample=bundled_sample,
-    )
-    warn_when_no_sample_runs()
-    show_resolved_settings()
-    settings = profile_named("winogrande", PROFILES, profile).with_overrides(
-        shots=args.shots,
-        fewshot_seed=args.fewshot_seed,
-        answer_parse=args.answer_parse,
-        scoring=args.scoring,
-        loglikelihood_request=args.loglikelihood_request,
-        prompt_format=args.prompt_format,
-        fewshot_draw=args.fewshot_draw,
-    )
+    args = task_arguments(winogrande, locals(), renamed_values=RENAMED_VALUES)
+    settings = chosen_profile(PROFILES, args)
     if settings.shots > 0 and eval_split == FEWSHOT_SPLIT:
         fail(
             "winogrande",
@@ -203,16 +166,50 @@ def winogrande(
 
     request = {"columns": COLUMNS, "config": dataset_config, "single_file_split": eval_split}
     if settings.scoring == "loglikelihood":
-        task = loglikelihood_task(
-            source, settings, request, record_to_sample, args.num_examples, eval_split
+        dataset = loglikelihood_dataset(
+            source,
+            request,
+            record_to_sample,
+            eval_split,
+            args.num_examples,
+            shots=settings.shots,
+            fewshot_seed=settings.fewshot_seed,
         )
-        return shard_task(task, args.shard)
-    demonstrations = None
-    if settings.shots > 0:
-        pool = source.pool(FEWSHOT_SPLIT, keep=COLUMNS, **request)
-        demonstrations = WinograndeDemonstrations(
-            pool, settings.shots, settings.fewshot_seed, settings.fewshot_draw
+        solver = option_loglikelihoods(settings.loglikelihood_request)
+        scorer = loglikelihood_choice()
+    else:
+        demonstrations = None
+        if settings.shots > 0:
+            pool = source.pool(FEWSHOT_SPLIT, keep=COLUMNS, **request)
+            demonstrations = WinograndeDemonstrations(
+                pool, settings.shots, settings.fewshot_seed, settings.fewshot_draw
+            )
+        dataset = rows_dataset(
+            source.rows(eval_split, **request),
+            generative_sample(eval_split, demonstrations),
+            name=f"{dataset_config}_{eval_split}",
+            num_examples=args.num_examples,
         )
+        solver = prompt_then_generate(
+            question_prompt(settings.prompt_format, demonstrations), generate()
+        )
+        scorer = option_letter_scorer(settings.answer_parse)
+    task = Task(
+        name="benchmarks/winogrande",
+        dataset=dataset,
+        solver=solver,
+        scorer=scorer,
+        config=settings.generate,
+        metadata={**settings.metadata(), "dataset_config": dataset_config, **source.metadata()},
+        version=SPEC.version,
+    )
+    return shard_task(task, args.shard)
+
+
+def generative_sample(
+    eval_split: str, demonstrations: WinograndeDemonstrations | None
+) -> Callable[[int, dict[str, Any]], Sample]:
+    """A row as a question, with the demonstrations drawn for it (if any)."""
 
     def build(row: int, record: dict[str, Any]) -> Sample:
         sample = record_to_sample(record, sample_id=f"{eval_split}_{row}")
@@ -221,34 +218,14 @@ def winogrande(
             sample.metadata[FEWSHOT_KEY] = demonstrations.drawn(row)
         return sample
 
-    task = Task(
-        name="benchmarks/winogrande",
-        dataset=rows_dataset(
-            source.rows(eval_split, **request),
-            build,
-            name=f"{dataset_config}_{eval_split}",
-            num_examples=args.num_examples,
-        ),
-        solver=prompt_then_generate(
-            question_prompt(settings.prompt_format, demonstrations), generate()
-        ),
-        scorer=option_letter_scorer(settings.answer_parse),
-        config=settings.generate,
-        metadata={
-            "profile": settings.name,
-            **settings.switches(),
-            "dataset_config": dataset_config,
-            **source.metadata(),
-        },
-        version="1.5.0",
-    )
-    return shard_task(task, args.shard)
+    return build
 
 
 SPEC = BenchmarkSpec(
     name="winogrande",
     title="Winogrande",
     task=winogrande,
+    version="1.5.0",
     scorer="option_letter_scorer",
     other_scorers=("loglikelihood_choice",),
     value_keys=(),
@@ -275,7 +252,6 @@ SPEC = BenchmarkSpec(
     # answer_parse evalscope_1.14.1 evalscope (the same rule)
     former_versions=FormerVersions(
         versions=("1.2.0", "1.3.0", "1.4.0"),
-        now="1.5.0",
         pattern=re.compile(r"winogrande_(?:xs|s|m|l|xl|debiased)_(validation|train)_(\d+)"),
         replacement=r"\1_\2",
         # the switches 1.4.0 added, as the earlier versions behaved

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.catalog import specs
-from benchmarks.profiles.switch_docs import SwitchDoc, switch_docs, value_text
+from benchmarks.profiles.switch_docs import SwitchDoc, profile_help, switch_docs, value_text
 from benchmarks.spec import BenchmarkSpec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,8 +41,12 @@ def table_row(switch: SwitchDoc) -> str:
 
 
 def table_rows(spec: BenchmarkSpec) -> dict[str, str]:
-    """``{switch: its row of the docs page's parameter table}``."""
-    return {s.name: table_row(s) for s in switch_docs(spec.task, spec.profiles)}
+    """``{parameter: its row of the docs page's parameter table}``: ``profile`` and each
+    switch."""
+    default = inspect.signature(inspect.unwrap(spec.task)).parameters["profile"].default
+    help_text = markdown(profile_help(spec.task, spec.profiles))
+    rows = {"profile": f"| `profile` | {code(value_text(default))} | {help_text} |"}
+    return rows | {s.name: table_row(s) for s in switch_docs(spec.task, spec.profiles)}
 
 
 def page_rows(page: str) -> dict[str, str]:

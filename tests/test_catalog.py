@@ -183,7 +183,7 @@ def test_every_task_takes_unknown_parameters_to_refuse_them() -> None:
             node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == name
         ]
         assert function.args.kwarg is not None, f"{name}: take **unknown (task_parameters.py)"
-        assert re.search(rf"task_arguments\(\s*{name},\s*unknown,", source), (
+        assert re.search(rf"task_arguments\(\s*{name},\s*locals\(\)", source), (
             f"{name}: call task_arguments first"
         )
 

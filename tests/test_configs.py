@@ -14,7 +14,7 @@ import pytest
 from inspect_ai._cli.eval import parse_run_config
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from benchmarks.catalog import BENCHMARKS
+from benchmarks.catalog import BENCHMARKS, specs
 from tests.inspect_cli import offline_eval
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,20 +23,22 @@ TASKS = set(BENCHMARKS)
 
 
 def test_there_is_a_configuration_per_reference_profile() -> None:
-    assert [config.name for config in CONFIGS] == [
-        "scienceqa_lmms_eval.yaml",
-        "simpleqa_inspect_evals.yaml",
-        "simpleqa_simple_evals.yaml",
-        "simpleqa_verified_inspect_evals.yaml",
-        "simpleqa_verified_starter.yaml",
-        "triviaqa_lm_eval.yaml",
-        "triviaqa_lm_eval_completions.yaml",
-        "triviaqa_lm_eval_completions_token_ids.yaml",
-        "winogrande_evalscope.yaml",
-        "winogrande_inspect_evals.yaml",
-        "winogrande_lm_eval.yaml",
-        "winogrande_lm_eval_gguf.yaml",
-    ]
+    """Each profile but ``default`` has one configuration, ``<benchmark>_<...>.yaml``, that
+    names it; each configuration names a profile of its benchmark."""
+    named: dict[tuple[str, str], list[str]] = {}
+    for config in CONFIGS:
+        params = parse_run_config(str(config))
+        task = params["tasks"].removeprefix("benchmarks/")
+        assert config.name.startswith(f"{task}_"), config.name
+        named.setdefault((task, params["task_args"]["profile"]), []).append(config.name)
+    profiles = {
+        (name, profile)
+        for name, spec in specs().items()
+        for profile in spec.profiles
+        if profile != "default"
+    }
+    assert set(named) == profiles
+    assert all(len(files) == 1 for files in named.values()), named
 
 
 def test_the_readme_lists_every_configuration() -> None:

@@ -14,7 +14,7 @@ from inspect_ai import eval
 from inspect_ai.model import ChatMessageUser, GenerateConfig, get_model
 
 from benchmarks.models.echo_completions import generate_echo, read_reply
-from benchmarks.scorers.loglikelihood import (
+from benchmarks.solvers.loglikelihood import (
     ECHO_CONFIG,
     PROMPT_LOGPROBS_CONFIG,
     TEXT_ECHO_CONFIG,

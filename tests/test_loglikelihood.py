@@ -1,4 +1,4 @@
-"""Log-likelihood scoring (benchmarks/scorers/loglikelihood.py): the sum read from an echoed reply,
+"""Log-likelihood scoring (benchmarks/solvers/loglikelihood.py): the sum read from an echoed reply,
 the replies that hold no usable log-probabilities, the providers refused before any
 request, the choice and its explanation."""
 
@@ -11,12 +11,12 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import Logprob, Logprobs, ModelOutput, ModelUsage
 
-from benchmarks.scorers.loglikelihood import (
+from benchmarks.data.winogrande_loglikelihood import option_requests
+from benchmarks.solvers.loglikelihood import (
     LoglikelihoodError,
     continuation_logprob,
     text_continuation_logprob,
 )
-from benchmarks.solvers.winogrande_loglikelihood import option_requests
 from benchmarks.winogrande import winogrande
 from tests.completions_server import CompletionsServer
 from tests.scripted import scripted_model

@@ -15,8 +15,10 @@ import pytest
 
 from benchmarks.catalog import specs
 from benchmarks.profiles import PROFILE_SENTINEL
+from benchmarks.profiles.simpleqa import SIMPLEQA_PROFILES
 from benchmarks.profiles.switch_docs import switch_docs
 from benchmarks.profiles.winogrande import PROFILES as WINOGRANDE_PROFILES
+from benchmarks.runtime.errors import TaskParameterError
 from benchmarks.runtime.task_parameters import PROFILES_VALUE, NoneMeans, task_arguments
 from benchmarks.spec import BenchmarkSpec
 from tests.parameter_tables import README, page_rows, readme_block, readme_list, table_rows
@@ -132,17 +134,40 @@ def test_a_switch_given_to_the_task_is_the_one_it_runs_with(name: str) -> None:
         assert built.metadata[switch] == value, f"{name}: {switch}={value!r}"
 
 
-def test_a_task_passes_task_arguments_every_parameter_in_order() -> None:
+def test_task_arguments_reads_the_tasks_locals_and_its_unknown_names() -> None:
     task = specs()["scienceqa"].task
-    with pytest.raises(TypeError, match="scienceqa: pass task_arguments its parameters"):
-        task_arguments(task, {}, profile="default")
+    given = {
+        name: parameter.default
+        for name, parameter in inspect.signature(inspect.unwrap(task)).parameters.items()
+        if parameter.kind is not inspect.Parameter.VAR_KEYWORD
+    }
+    args = task_arguments(task, {**given, "unknown": {}})
+    assert args.items() == given and args.task_name == "scienceqa"
+    with pytest.raises(TaskParameterError, match=r"^scienceqa: unknown parameter 'shots'; "):
+        task_arguments(task, {**given, "unknown": {"shots": 3}})
 
 
 def test_with_overrides_takes_every_switch() -> None:
     default = WINOGRANDE_PROFILES["default"]
     with pytest.raises(TypeError, match="pass with_overrides every switch"):
-        default.with_overrides(shots=3)
+        default.with_overrides({"shots": 3})
     switches = dict.fromkeys(default.switch_names())
-    assert default.with_overrides(**{**switches, "shots": 3}) == dataclasses.replace(
+    assert default.with_overrides({**switches, "shots": 3}) == dataclasses.replace(
         default, shots=3
     )
+
+
+def test_none_is_a_value_where_the_switchs_type_allows_it() -> None:
+    default = SIMPLEQA_PROFILES["default"]
+    switches = {
+        name: "profile" if default.none_is_a_value(name) else None
+        for name in default.switch_names()
+    }
+    assert [name for name, value in switches.items() if value] == [
+        "grader_temperature",
+        "grader_max_tokens",
+    ]
+    assert default.with_overrides(switches) == default
+    applied = default.with_overrides(switches | {"grader_temperature": None})
+    assert applied == dataclasses.replace(default, grader_temperature=None)
+    assert default.grader_temperature is not None

@@ -70,7 +70,7 @@ class TaskLog:
     def task_version(self) -> str:
         """The task version (a former one read as the current counts as the current)."""
         former = self.former
-        return former.now if former else str(self.header.eval.task_version)
+        return self.scores.version if former else str(self.header.eval.task_version)
 
     def task_args(self) -> dict[str, Any]:
         """The task arguments as applied (``effective_task_args``), with those added since

@@ -36,8 +36,8 @@ class TaskScores:
     profiles use instead of ``scorer`` (a log holds one or the other). ``category_metrics``:
     the metrics also reported per category of each field in ``breakdowns``
     (sample metadata keys; a list value puts the question in each of its categories).
-    ``former_versions``: the earlier task versions read as the current one
-    (``BenchmarkSpec``).
+    ``version``: the current task version; ``former_versions``: the earlier ones read as
+    it (``BenchmarkSpec``).
     """
 
     scorer: str
@@ -46,6 +46,7 @@ class TaskScores:
     metrics: tuple[CompareMetric, ...]
     category_metrics: tuple[str, ...]
     breakdowns: tuple[str, ...]
+    version: str
     former_versions: FormerVersions | None = None
 
     @property
@@ -62,6 +63,7 @@ def _task_scores() -> dict[str, TaskScores]:
             metrics=spec.compare_metrics,
             category_metrics=spec.category_metrics,
             breakdowns=spec.breakdowns,
+            version=spec.version,
             former_versions=spec.former_versions,
         )
         for name, spec in specs().items()

@@ -12,8 +12,8 @@ from inspect_ai.dataset import Sample
 
 from benchmarks.data.samples import jsonl_records
 from benchmarks.data.source import HubDataset
+from benchmarks.data.winogrande_loglikelihood import read_sentence
 from benchmarks.solvers.winogrande import ANSWER_LETTERS, read_question
-from benchmarks.solvers.winogrande_loglikelihood import read_sentence
 from benchmarks.spec import KnownQuestion
 
 DATASET = HubDataset(

@@ -89,7 +89,7 @@ class OfflineModel(ModelAPI):
     def max_connections(self) -> int:
         return 64
 
-    # Completions-endpoint requests (benchmarks/scorers/loglikelihood.py, token-id prompts): tokens
+    # Completions-endpoint requests (benchmarks/solvers/loglikelihood.py, token-id prompts): tokens
     # are code points, and the prompt's log-probabilities come back echoed (and as
     # prompt_logprobs), as a completions server sends them.
     echoes_prompt_logprobs = True

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_args, get_type_hints
 
 from inspect_ai.model import GenerateConfig
 
@@ -66,16 +66,22 @@ class Profile:
         """The profile's fields a task takes as parameters (declared with ``switch``)."""
         return [f.name for f in dataclasses.fields(cls) if HELP in f.metadata]
 
-    def with_overrides(self: P, *, none_is_a_value: tuple[str, ...] = (), **switches: Any) -> P:
+    @classmethod
+    def none_is_a_value(cls, name: str) -> bool:
+        """Whether the switch ``name`` takes None as a value of its own (its field's type
+        allows None: the task's parameter then defaults to "profile")."""
+        return type(None) in get_args(get_type_hints(cls)[name])
+
+    def with_overrides(self: P, switches: Mapping[str, Any]) -> P:
         """This profile with each switch given a value replaced: a value is given when it is
-        not None, or, for the switches named in ``none_is_a_value`` (where None means
-        something of its own), not "profile". Every switch is passed, by name."""
+        not None, or, for a switch that takes None as a value, not "profile". Every switch
+        is passed, by name."""
         if sorted(switches) != sorted(self.switch_names()):
             raise TypeError(f"pass with_overrides every switch: {self.switch_names()}")
         given = {
             name: value
             for name, value in switches.items()
-            if (value != PROFILE_SENTINEL if name in none_is_a_value else value is not None)
+            if (value != PROFILE_SENTINEL if self.none_is_a_value(name) else value is not None)
         }
         return dataclasses.replace(self, **given)
 
@@ -85,6 +91,18 @@ class Profile:
         return {
             f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in skip
         }
+
+    def metadata(self) -> dict[str, Any]:
+        """The profile's name and its switches as applied: the start of the task's
+        metadata (the log's)."""
+        return {"profile": self.name, **self.switches()}
+
+
+def chosen_profile(profiles: Mapping[str, P], args: Any) -> P:
+    """The profile the task's checked arguments (``task_arguments``) name, each of its
+    switches given a value there replaced."""
+    profile = profile_named(args.task_name, profiles, args.profile)
+    return profile.with_overrides({name: getattr(args, name) for name in profile.switch_names()})
 
 
 def profile_named(

@@ -11,7 +11,6 @@ from benchmarks.profiles import Profile, switch
 
 PromptFormat = Literal["question_options", "lmms_eval"]
 AnswerParse = Literal["option_letter", "lmms_eval"]
-ProfileName = Literal["default", "lmms_eval_0.7.3"]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ from benchmarks.scorers.judge_prompt import SimpleQAGraderPrompt
 
 SimpleQAGradeParse = Literal["strict", "official", "inspect_evals_strict"]
 Draw = Literal["first", "random0"]
-ProfileName = Literal["default", "simple_evals_ee3b031", "inspect_evals_0.28.0"]
 
 # OPENAI_SYSTEM_MESSAGE_API, sampler/chat_completion_sampler.py:9 of simple-evals.
 SIMPLE_EVALS_SYSTEM_MESSAGE = "You are a helpful assistant."

@@ -11,7 +11,6 @@ from benchmarks.profiles import Profile, switch
 from benchmarks.scorers.judge_prompt import VerifiedGraderPrompt
 
 VerifiedGradeParse = Literal["strict", "official", "verified_starter", "inspect_evals_strict"]
-VerifiedProfileName = Literal["default", "kaggle_starter", "inspect_evals_0.28.0"]
 
 
 @dataclass(frozen=True)

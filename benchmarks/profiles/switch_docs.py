@@ -2,7 +2,8 @@
 
 A switch is declared once, as a field of the benchmark's profile dataclass: its type,
 its default (the field's, and each profile instance's value) and its help text. The
-task's docstring gets each switch's ``Args`` entry from it (``documented_switches``,
+task's docstring gets each switch's ``Args`` entry from it, and the ``profile`` entry from
+the profiles' names (``documented_switches``,
 applied under ``@task``); the docs page's parameter table rows and the README's list of
 switches are made from it too (``python -m tests.parameter_tables --write``), and
 tests/test_switches.py checks that the task's signature has the field's type.
@@ -95,6 +96,21 @@ def switch_docs(task: Callable[..., Any], profiles: Mapping[str, Profile]) -> li
     return docs
 
 
+def profile_help(task: Callable[..., Any], profiles: Mapping[str, Profile]) -> str:
+    """The ``profile`` parameter's help, made from the profiles (``code`` in double
+    backticks): their names, the default first, and where they are declared."""
+    default = inspect.signature(inspect.unwrap(task)).parameters["profile"].default
+    names = [default, *(name for name in profiles if name != default)]
+    listed = ", ".join(f"``{name}``" for name in names[:-1])
+    listed = f"{listed} or ``{names[-1]}``" if listed else f"``{names[-1]}``"
+    module = type(profiles[default]).__module__.replace(".", "/")
+    return (
+        f"{listed}: the reference profiles (declared in ``{module}.py``, each described on the "
+        "benchmark's docs page); a switch whose default says \"the profile's\" takes the "
+        "profile's value unless given."
+    )
+
+
 def documented_switches(profiles: Mapping[str, Profile]) -> Callable[[F], F]:
     """Put each switch's ``Args`` entry into the task's docstring, in the signature's order
     among the entries written there (put it under ``@task``)."""
@@ -120,7 +136,17 @@ def docstring_with_switches(task: Callable[..., Any], profiles: Mapping[str, Pro
         if entry is not None and entry["indent"] == indent:
             written[entry["name"]] = []
         written[list(written)[-1]].append(line)
-    made = {}
+    assert "profile" not in written, f"{task.__name__}: profile's entry is made from the profiles"
+    made = {
+        "profile": textwrap.wrap(
+            f"profile: {profile_help(task, profiles)}",
+            DOCSTRING_WIDTH,
+            initial_indent=indent,
+            subsequent_indent=indent + "    ",
+            break_on_hyphens=False,
+            break_long_words=False,
+        )
+    }
     for switch in switch_docs(task, profiles):
         assert switch.name not in written, f"{task.__name__}: {switch.name} is documented twice"
         text = f"{switch.name}: {switch.help} Default: {value_text(switch.task_default)} "

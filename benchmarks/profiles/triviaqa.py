@@ -23,12 +23,6 @@ Config = Literal[
 ]
 PromptFormat = Literal["canonical", "lm_eval"]
 CompletionsPrompt = Literal["text", "token_ids"]
-ProfileName = Literal[
-    "default",
-    "lm_eval_0.4.13",
-    "lm_eval_0.4.13_completions",
-    "lm_eval_0.4.13_completions_token_ids",
-]
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Literal
 from inspect_ai.model import GenerateConfig
 
 from benchmarks.profiles import Profile, switch
-from benchmarks.scorers.loglikelihood import LoglikelihoodRequest
+from benchmarks.solvers.loglikelihood import LoglikelihoodRequest
 
 AnswerParse = Literal[
     "answer_marker",
@@ -19,13 +19,6 @@ AnswerParse = Literal[
     "evalscope_1.11.1",
     "evalscope_1.11.0",
     "inspect_choice",
-]
-ProfileName = Literal[
-    "default",
-    "evalscope_1.14.1",
-    "inspect_evals_0.28.0",
-    "lm_eval_0.4.13",
-    "lm_eval_0.4.13_gguf",
 ]
 Scoring = Literal["generate", "loglikelihood"]
 # evalscope: one user message, demonstrations before the question (evalscope's layout);
@@ -132,7 +125,7 @@ PROFILES: dict[str, WinograndeProfile] = {
         "scored by the log-likelihood of the rest of the sentence; 0-shot (its default), "
         "-T shots=5 for the Open LLM Leaderboard's setting",
         proof="tests/peers/test_lm_eval_winogrande.py",
-        # each request's body is the log-likelihood one (benchmarks/scorers/loglikelihood.py)
+        # each request's body is the log-likelihood one (benchmarks/solvers/loglikelihood.py)
         generate=GenerateConfig(),
         scoring="loglikelihood",
     ),

@@ -1,8 +1,8 @@
 """Task parameters checked from the task's own signature, before any data or model.
 
-A task calls ``task_arguments(<task>, unknown, <name>=<name>, ...)`` first
-thing, naming each of its parameters. Each parameter is checked against its
-annotation: a ``Literal`` gives the allowed values, a
+A task calls ``task_arguments(<task>, locals())`` first thing: each of its
+parameters is written once, in its signature. Each is checked against its
+annotation: a ``Literal`` (or ``Annotated[str, OneOf(names)]``) gives the allowed values, a
 ``bool``, ``int`` or ``float`` the type (``Annotated[..., Minimum(n)]`` a
 lower bound), ``| None`` allows null (``Annotated[..., NoneMeans("...")]``
 says what null means), ``str | os.PathLike`` a path, ``DataFiles`` a file or
@@ -25,12 +25,14 @@ import difflib
 import inspect
 import os
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, NoReturn, Union, get_args, get_origin, get_type_hints
 
 from benchmarks.runtime.errors import TaskParameterError
 from benchmarks.runtime.inspect_private import active_generate_config
+from benchmarks.runtime.run_settings import show_resolved_settings
+from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 
 # YAML reads null, Null, NULL and ~ as None; Python users type None.
 NONE_SPELLINGS = frozenset({"None", "none"})
@@ -52,6 +54,14 @@ class NoneMeans:
     meaning: str
 
 
+class OneOf:
+    """The values a text parameter takes, where they are keys of a mapping declared elsewhere
+    (``Annotated[str, OneOf(PROFILES)]``: the profiles' names)."""
+
+    def __init__(self, values: Iterable[str]) -> None:
+        self.values = tuple(values)
+
+
 @dataclass(frozen=True)
 class Parsed:
     """A text parameter read by ``parse``, whose ValueError says what is wrong with it."""
@@ -65,43 +75,43 @@ def fail(task: str, message: str) -> NoReturn:
 
 
 class Arguments(types.SimpleNamespace):
-    """A task's checked parameter values, by name (``args.shots``)."""
+    """A task's checked parameter values, by name (``args.shots``); ``task_name``: the
+    task's (not a parameter: it names the task in messages)."""
 
     def items(self) -> dict[str, Any]:
-        return dict(vars(self))
+        return {name: value for name, value in vars(self).items() if name != "task_name"}
 
 
 def task_arguments(
     function: Callable[..., Any],
-    unknown: Mapping[str, Any],
+    given: Mapping[str, Any],
     /,
     *,
     renamed: Mapping[str, str] | None = None,
     renamed_values: Mapping[tuple[str, str], str] | None = None,
-    **values: Any,
 ) -> Any:
     """The task's parameter values, each checked against its annotation (an ``Arguments``;
-    null spelled as text is None there).
+    null spelled as text is None there). Called first thing in a task, it also subscribes
+    the hooks every run of these tasks has (the resolved settings printed at its end, the
+    warning when no sample runs).
 
     Args:
         function: The task function (as decorated: it is unwrapped).
-        unknown: The names it took that are none of its parameters (its ``**unknown``).
+        given: Its ``locals()`` on entry: each parameter by name, as it was received, and
+            its ``**unknown`` (the names it took that are none of its parameters).
         renamed: Former parameter names -> what to say instead (the new name).
         renamed_values: (parameter, former value) -> the new value.
-        values: Each of its parameters by name, as it received them.
     """
     raw = inspect.unwrap(function)
     task = raw.__name__
     hints = get_type_hints(raw, include_extras=True)
-    names = [
-        name
-        for name, parameter in inspect.signature(raw).parameters.items()
-        if parameter.kind is not inspect.Parameter.VAR_KEYWORD
-    ]
-    if list(values) != names:
-        raise TypeError(f"{task}: pass task_arguments its parameters in order: {names}")
+    parameters = inspect.signature(raw).parameters.values()
+    names = [p.name for p in parameters if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    extra = next((p.name for p in parameters if p.kind is inspect.Parameter.VAR_KEYWORD), None)
+    unknown: Mapping[str, Any] = given.get(extra, {}) if extra else {}
     checked: dict[str, Any] = {}
-    for name, value in values.items():
+    for name in names:
+        value = given[name]
         former = (renamed_values or {}).get((name, value)) if isinstance(value, str) else None
         if former is not None:
             fail(task, f"{name} {value!r} was renamed {former!r}.")
@@ -116,7 +126,9 @@ def task_arguments(
             f"unknown parameter {name!r}; {hint}the parameters are {', '.join(checked)}.",
         )
     refuse_unfit_run_options(task)
-    return Arguments(**checked)
+    warn_when_no_sample_runs()
+    show_resolved_settings()
+    return Arguments(task_name=task, **checked)
 
 
 # A batched request waits for its whole batch: the batch APIs' window is a day.
@@ -178,7 +190,8 @@ class Allowed:
             if get_origin(annotation) in (Union, types.UnionType)
             else (annotation,)
         )
-        literals: list[Any] = []
+        one_of = [value for m in metadata if isinstance(m, OneOf) for value in m.values]
+        literals: list[Any] = list(one_of)
         kinds: set[type] = set()
         paths = mappings = anything = False
         for member in members:
@@ -186,7 +199,8 @@ class Allowed:
             if origin is Literal:
                 literals += get_args(member)
             elif member in (bool, int, float, str):
-                kinds.add(member)
+                if not (member is str and one_of):  # OneOf: only its values
+                    kinds.add(member)
             elif member is os.PathLike or origin is os.PathLike:
                 paths = True
             elif origin is not None and isinstance(origin, type) and issubclass(origin, Mapping):

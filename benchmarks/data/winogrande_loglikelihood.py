@@ -1,4 +1,5 @@
-"""Winogrande scored by log-likelihood, as lm-evaluation-harness 0.4.13's ``winogrande``.
+"""Winogrande's questions for log-likelihood scoring, as lm-evaluation-harness 0.4.13's
+``winogrande`` makes them.
 
 Its "partial evaluation" (``tasks/winogrande/preprocess_winogrande.py``): for
 each option the context is the sentence up to the blank with the option put
@@ -16,22 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from inspect_ai import Task
-from inspect_ai.dataset import Sample
+from inspect_ai.dataset import Dataset, Sample
 
 from benchmarks.data.fewshot_draws import IdenticalRows, LmEvalDraws
 from benchmarks.data.records import field_problem
 from benchmarks.data.rows import PreparedColumns, PreparedRows
 from benchmarks.data.rows_request import ROW_HASH
+from benchmarks.data.sample_keys import FEWSHOT_KEY, REQUESTS_KEY
 from benchmarks.data.source import DataSource, rows_dataset
-from benchmarks.profiles.winogrande import WinograndeProfile
 from benchmarks.runtime.errors import DataError
-from benchmarks.scorers.loglikelihood import (
-    REQUESTS_KEY,
-    loglikelihood_choice,
-    option_loglikelihoods,
-)
-from benchmarks.solvers.fewshot import FEWSHOT_KEY
 
 FEWSHOT_DELIMITER = "\n\n"
 
@@ -88,24 +82,23 @@ class LoglikelihoodDemonstrations(Mapping[int, str]):
         return before + options[gold] + " " + after
 
 
-def loglikelihood_task(
+def loglikelihood_dataset(
     source: DataSource,
-    settings: WinograndeProfile,
     request: dict[str, Any],
     record_to_sample: Callable[[dict[str, Any], str], Sample],
-    num_examples: int | None,
     eval_split: str,
-) -> Task:
-    """The task scoring each option by log-likelihood (lm-evaluation-harness's rule)."""
-    dataset_config = request["config"]
-    row_hash = settings.shots > 0
-    eval_rows = source.rows(eval_split, **request, row_hash=row_hash)
+    num_examples: int | None,
+    *,
+    shots: int,
+    fewshot_seed: int,
+) -> Dataset:
+    """The questions, each carrying its options' ``[context, continuation]`` requests (and
+    the ``shots`` demonstrations drawn before them) for ``option_loglikelihoods``."""
+    eval_rows = source.rows(eval_split, **request, row_hash=shots > 0)
     demonstrations = None
-    if settings.shots > 0:
+    if shots > 0:
         pool = source.pool("train", keep=(*request["columns"], ROW_HASH), **request, row_hash=True)
-        demonstrations = LoglikelihoodDemonstrations(
-            pool, eval_rows, settings.shots, settings.fewshot_seed
-        )
+        demonstrations = LoglikelihoodDemonstrations(pool, eval_rows, shots, fewshot_seed)
 
     def build(row: int, record: dict[str, Any]) -> Sample:
         sample = record_to_sample(record, f"{eval_split}_{row}")
@@ -115,19 +108,6 @@ def loglikelihood_task(
         sample.metadata[REQUESTS_KEY] = option_requests(record, prefix)
         return sample
 
-    return Task(
-        name="benchmarks/winogrande",
-        dataset=rows_dataset(
-            eval_rows, build, name=f"{dataset_config}_{eval_split}", num_examples=num_examples
-        ),
-        solver=[option_loglikelihoods(settings.loglikelihood_request)],
-        scorer=loglikelihood_choice(),
-        config=settings.generate,
-        metadata={
-            "profile": settings.name,
-            **settings.switches(),
-            "dataset_config": dataset_config,
-            **source.metadata(),
-        },
-        version="1.5.0",
+    return rows_dataset(
+        eval_rows, build, name=f"{request['config']}_{eval_split}", num_examples=num_examples
     )
