@@ -1,12 +1,15 @@
-"""Adding a benchmark as docs/development.md says, proven on a toy one.
+"""Adding a benchmark, and a profile, as docs/development.md says, proven on toy ones.
 
 ``tests/fixtures/toy_benchmark/`` holds what the guide asks of a new benchmark and nothing
 else: its task file, its data module, its profile, its bundled rows with their SOURCE.md,
-its docs page and its tests folder. The test copies the project, puts those files in, runs
-the guide's two generators (the docs tables and the switches' rows) and checks that the toy
-is listed, runs offline with the oracle (100 %) and the random model (a letter it offers,
-in its own reply form), and that the conformance tests, which iterate over every spec, take
-it up and pass. No list of benchmarks is edited: the copy holds no other change.
+its docs page and its tests folder. ``tests/fixtures/toy_profile/`` holds what it asks of a
+new profile of a benchmark (Winogrande's): the profile's entry in ``PROFILES``, its
+configuration and its docs section. The test copies the project, puts those in, runs the
+guide's two generators (the docs tables and the switches' rows), then runs the whole quick
+suite and the whole slow suite there, which must pass: no list of benchmarks or profiles is
+edited, the copy holds no other change. It also checks that the toy is listed, runs offline
+with the oracle (100 %) and the random model (a letter it offers, in its own reply form),
+and that the conformance tests, which iterate over every spec, take it up.
 """
 
 from __future__ import annotations
@@ -29,10 +32,20 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
 TOY = ROOT / "tests" / "fixtures" / "toy_benchmark"
 NAME = "toy_mcq"
+TOY_PROFILE = ROOT / "tests" / "fixtures" / "toy_profile"
+PROFILE_NAME = "toy_harness_1.0"
+# Where the toy profile goes: its entry ends Winogrande's PROFILES, its section ends the
+# docs page's profiles (before the next heading).
+PROFILES_MODULE = "benchmarks/profiles/winogrande.py"
+DOCS_PAGE = "docs/winogrande.md"
+DOCS_SECTION_BEFORE = "\n## Compare with published numbers\n"
+# The nested suites: the quick one takes about 2 minutes on 2 cores, the slow one about 17.
+QUICK_TIMEOUT = 1200
+SLOW_TIMEOUT = 3600
 # What a copy of the project needs; caches and run outputs stay behind.
 LEFT_OUT = shutil.ignore_patterns(
     ".git", ".mypy_cache", ".ruff_cache", ".hypothesis", ".pytest_cache", "__pycache__",
-    "logs", "out", "*.eval", "toy_benchmark",
+    "logs", "out", "*.eval", "toy_benchmark", "toy_profile",
 )  # fmt: skip
 # The conformance tests the issue of one declaration per benchmark names: each must take up
 # a new benchmark by itself (a test of the module parametrised with the toy's name).
@@ -66,9 +79,28 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert not (copy / relative).exists(), f"{relative}: the toy adds files, changes none"
         (copy / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(TOY / relative, copy / relative)
+    add_the_toy_profile(copy)
     for generator in ("tests.docs_tables", "tests.parameter_tables"):
         run(copy, [sys.executable, "-m", generator, "--write"])
     return copy
+
+
+def add_the_toy_profile(copy: Path) -> None:
+    """The toy profile's entry at the end of ``PROFILES``, its section at the end of the
+    docs page's profiles, its configuration beside the others."""
+    module = copy / PROFILES_MODULE
+    source = module.read_text(encoding="utf-8")
+    end = source.index("\n}\n", source.index("\nPROFILES: dict["))
+    entry = (TOY_PROFILE / "profile_entry.txt").read_text(encoding="utf-8")
+    module.write_text(source[: end + 1] + entry + source[end + 1 :], encoding="utf-8")
+    page = copy / DOCS_PAGE
+    text = page.read_text(encoding="utf-8")
+    section = (TOY_PROFILE / "docs.md").read_text(encoding="utf-8")
+    page.write_text(text.replace(DOCS_SECTION_BEFORE, section + DOCS_SECTION_BEFORE, 1))
+    for config in (TOY_PROFILE / "benchmarks" / "configs").iterdir():
+        target = copy / "benchmarks" / "configs" / config.name
+        assert not target.exists(), f"{config.name}: the toy profile adds its configuration"
+        shutil.copyfile(config, target)
 
 
 def environment(project: Path) -> dict[str, str]:
@@ -101,6 +133,44 @@ def test_the_toy_is_a_task_file_its_parts_a_page_and_tests_and_no_list() -> None
         "tests/toy_mcq/conformance.py",
         "tests/toy_mcq/test_toy_mcq.py",
     ]
+
+
+def test_the_whole_quick_suite_passes_with_the_toys(project: Path) -> None:
+    passed = run(
+        project, [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], QUICK_TIMEOUT
+    )
+    assert_all_passed(passed)
+
+
+def test_the_whole_slow_suite_passes_with_the_toys(project: Path) -> None:
+    # all of it but this module (which would run it again)
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "slow",
+               "--ignore", "tests/test_adding_a_benchmark.py"]  # fmt: skip
+    assert_all_passed(run(project, command, SLOW_TIMEOUT))
+
+
+def assert_all_passed(output: str) -> None:
+    summary = output.splitlines()[-1]
+    assert re.match(r"\d+ passed", summary) and not re.search(r"failed|error", summary), output
+
+
+def test_the_toy_profile_is_listed_and_runs(project: Path) -> None:
+    page = (project / DOCS_PAGE).read_text(encoding="utf-8")
+    assert f"### {PROFILE_NAME}" in page and f"`{PROFILE_NAME}`" in page.split("## Profiles")[0]
+    log_dir = project / "logs" / "toy_profile"
+    run(
+        project,
+        [
+            inspect_cli(), "eval", "--run-config", "configs/winogrande_toy_harness.yaml",
+            "-T", "bundled_sample=true", "--model", "benchmarks/oracle",
+            "--log-dir", str(log_dir), "--display", "none",
+        ],
+    )  # fmt: skip
+    (info,) = list_eval_logs(str(log_dir))
+    log = read_eval_log(info)
+    assert log.status == "success" and log.eval.metadata is not None
+    assert (log.eval.metadata["profile"], log.eval.metadata["shots"]) == (PROFILE_NAME, 2)
+    assert log.results is not None and log.results.scores[0].metrics["accuracy"].value == 1.0
 
 
 def test_the_generated_tables_list_the_toy(project: Path) -> None:

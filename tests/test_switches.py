@@ -152,9 +152,7 @@ def test_with_overrides_takes_every_switch() -> None:
     with pytest.raises(TypeError, match="pass with_overrides every switch"):
         default.with_overrides({"shots": 3})
     switches = dict.fromkeys(default.switch_names())
-    assert default.with_overrides({**switches, "shots": 3}) == dataclasses.replace(
-        default, shots=3
-    )
+    assert default.with_overrides({**switches, "shots": 3}) == dataclasses.replace(default, shots=3)
 
 
 def test_none_is_a_value_where_the_switchs_type_allows_it() -> None:
