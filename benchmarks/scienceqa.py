@@ -55,7 +55,7 @@ from benchmarks.runtime.registry_names import namespaced
 from benchmarks.runtime.run_settings import show_resolved_settings
 from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
-from benchmarks.scorers.letters import option_letter_scorer
+from benchmarks.scorers.mcq_scorer import option_letter_scorer
 from benchmarks.scorers.scienceqa import (
     BREAKDOWNS,
     paper_columns_of_former_metadata,
@@ -74,7 +74,7 @@ RENAMED = {
     "strict_parse": "answer_parse (strict_parse=true is answer_parse=lmms_eval)",
 }
 RENAMED_VALUES = {("prompt_format", "default"): "question_options"}
-# answer_parse -> benchmarks.scorers.letter_parsers.LETTER_PARSERS
+# answer_parse -> benchmarks.scorers.letter_reading.LETTER_PARSERS
 LETTER_PARSER = {"option_letter": "option_letter", "lmms_eval": "option_letter_strict"}
 
 

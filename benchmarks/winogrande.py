@@ -73,8 +73,8 @@ from benchmarks.runtime.task_parameters import (
     fail,
     task_arguments,
 )
-from benchmarks.scorers.letters import option_letter_scorer
 from benchmarks.scorers.loglikelihood import LoglikelihoodRequest
+from benchmarks.scorers.mcq_scorer import option_letter_scorer
 from benchmarks.solvers.fewshot import FEWSHOT_KEY
 from benchmarks.solvers.prompted import prompt_then_generate
 from benchmarks.solvers.winogrande import WinograndeDemonstrations, question_prompt

@@ -32,7 +32,7 @@ from inspect_ai.scorer import (
 
 from benchmarks.data.scienceqa_shape import grade_band
 from benchmarks.runtime.registry_names import namespaced
-from benchmarks.scorers.letters import parse_failure_rate
+from benchmarks.scorers.mcq_scorer import parse_failure_rate
 
 # The dataset's subject -> the paper's column.
 SUBJECT_COLUMNS = {"natural science": "NAT", "social science": "SOC", "language science": "LAN"}

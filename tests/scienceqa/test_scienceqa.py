@@ -22,7 +22,7 @@ from benchmarks.data.images import scaled_size
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.split_reader import DataError
 from benchmarks.scienceqa import grade_band, record_to_sample, scienceqa
-from benchmarks.scorers.letter_parsers import parse_option_letter
+from benchmarks.scorers.letter_reading import parse_option_letter
 from benchmarks.solvers.prompt_preview import prompt_messages, prompt_text
 from tests.prompts import prompt
 from tests.scripted import last_user_text, scripted_model
