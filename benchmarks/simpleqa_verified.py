@@ -45,6 +45,7 @@ from benchmarks.profiles import PROFILE_SENTINEL, profile_named
 from benchmarks.profiles.simpleqa_verified import (
     VERIFIED_PROFILES,
     VerifiedGradeParse,
+    VerifiedGraderPrompt,
     VerifiedProfileName,
 )
 from benchmarks.profiles.switch_docs import documented_switches
@@ -59,7 +60,7 @@ from benchmarks.runtime.task_parameters import (
     task_arguments,
 )
 from benchmarks.scorers.judge import read_grade_prompt_file
-from benchmarks.scorers.judge_prompt import VERIFIED_GRADER_PROMPTS, VerifiedGraderPrompt
+from benchmarks.scorers.judge_prompt import VERIFIED_GRADER_PROMPTS
 from benchmarks.scorers.simpleqa import GRADE_VALUE_KEYS, SIMPLEQA_COMPARE_METRICS
 from benchmarks.scorers.simpleqa_verified import (
     BREAKDOWNS,
