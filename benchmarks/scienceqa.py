@@ -38,9 +38,11 @@ from inspect_ai.solver import generate
 
 from benchmarks.data.images import ImageFormat
 from benchmarks.data.scienceqa import (
+    BREAKDOWNS,
     DATASET,
     offered_letters,
     oracle_questions,
+    paper_columns_of_former_metadata,
     record_to_sample,
     scienceqa_dataset,
 )
@@ -56,11 +58,7 @@ from benchmarks.runtime.run_settings import show_resolved_settings
 from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
 from benchmarks.scorers.mcq_scorer import option_letter_scorer
-from benchmarks.scorers.scienceqa import (
-    BREAKDOWNS,
-    paper_columns_of_former_metadata,
-    scienceqa_metrics,
-)
+from benchmarks.scorers.scienceqa import scienceqa_metrics
 from benchmarks.solvers.prompted import prompt_then_generate
 from benchmarks.solvers.scienceqa import scienceqa_prompt
 from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing, OfferedOptions

@@ -63,6 +63,7 @@ from inspect_ai.model import (
 from inspect_ai.scorer import CORRECT, INCORRECT, Score, Scorer, Target, accuracy, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from benchmarks.data.records import option_letters
 from benchmarks.models.completions_endpoint import tokenize
 from benchmarks.models.echo_completions import (
     CHOICES,
@@ -79,7 +80,6 @@ from benchmarks.models.server_checks import (
 )
 from benchmarks.profiles.winogrande import LoglikelihoodRequest
 from benchmarks.runtime.registry_names import also_by_short_name, namespaced
-from benchmarks.solvers.mcq import option_letters
 
 REQUESTS_KEY = "loglikelihood_requests"
 SCORES_KEY = "option_loglikelihoods"
