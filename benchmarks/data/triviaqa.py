@@ -22,7 +22,7 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
-from benchmarks.data.fewshot_draws import IdenticalRows, LmEvalDraws, SeededDraws
+from benchmarks.data.fewshot_draws import FEWSHOT_KEY, IdenticalRows, LmEvalDraws, SeededDraws
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.records import field, string_list
 from benchmarks.data.rows import PreparedColumns, PreparedRows
@@ -32,7 +32,6 @@ from benchmarks.data.source import DataSource, HubDataset, rows_dataset
 from benchmarks.data.split_reader import LoadedSplit
 from benchmarks.profiles.triviaqa import TriviaQAProfile
 from benchmarks.runtime.task_parameters import fail
-from benchmarks.solvers.fewshot import FEWSHOT_KEY
 from benchmarks.solvers.triviaqa import (
     EVIDENCE_TEMPLATE,
     PROMPT_FORMATS,
