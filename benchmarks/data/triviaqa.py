@@ -30,13 +30,9 @@ from benchmarks.data.rows_request import ROW_HASH, RowsRequest
 from benchmarks.data.samples import jsonl_records
 from benchmarks.data.source import DataSource, HubDataset, rows_dataset
 from benchmarks.data.split_reader import LoadedSplit
+from benchmarks.data.triviaqa_demonstrations import PROMPT_FORMATS, TriviaQADemonstrations
 from benchmarks.profiles.triviaqa import TriviaQAProfile
 from benchmarks.runtime.task_parameters import fail
-from benchmarks.solvers.triviaqa import (
-    EVIDENCE_TEMPLATE,
-    PROMPT_FORMATS,
-    TriviaQADemonstrations,
-)
 from benchmarks.spec import KnownQuestion
 
 DATASET = HubDataset(
@@ -49,6 +45,8 @@ DATASET = HubDataset(
 EVIDENCE_COLUMNS = ("entity_pages", "search_results")
 QUESTION_COLUMNS = ("question", "question_id", "answer")
 DEMONSTRATION_COLUMNS = ("question", "answer")
+# A row's evidence documents as its prompt block shows them (include_evidence).
+EVIDENCE_TEMPLATE = "Evidence: {evidence}\n"
 
 # the rows requests' shapes: this module's classes, in the rows child
 QUESTION_SHAPE = f"{__name__}:QuestionShape"
