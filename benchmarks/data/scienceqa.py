@@ -40,7 +40,7 @@ DATASET = HubDataset(
     "of its train file, `62c90a28e3fb1bc0ad7bbcab1ac62b483ae6758291a655944d8f494bf6445745`)",
 )
 # An option line of either prompt format: "(A) ..." (default) or "A. ..." (lmms_eval)
-OPTION_LINE = re.compile(r"^(?:\(([A-Z])\)|([A-Z])[.)]) ", re.MULTILINE)
+LETTERED_LINE = re.compile(r"^(?:\(([A-Z])\)|([A-Z])[.)]) ", re.MULTILINE)
 
 
 def scienceqa_dataset(
@@ -85,7 +85,7 @@ def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
 
 def offered_letters(prompt: str) -> list[str]:
     """The letters of the prompt's option lines (none: another kind of prompt)."""
-    return [a or b for a, b in OPTION_LINE.findall(prompt)]
+    return [a or b for a, b in LETTERED_LINE.findall(prompt)]
 
 
 def record_to_sample(
