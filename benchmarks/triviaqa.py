@@ -63,17 +63,19 @@ from benchmarks.profiles import profile_named
 from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.profiles.triviaqa import (
     PROFILES,
+    AnswerExtraction,
     CompletionsPrompt,
     Config,
     ProfileName,
     PromptFormat,
+    TriviaQAMetric,
 )
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.runtime.run_settings import show_resolved_settings
 from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 from benchmarks.runtime.task_parameters import PROFILES_VALUE, Minimum, NoneMeans, task_arguments
-from benchmarks.scorers.answer_matching import STOP_SEQUENCES, AnswerExtraction
-from benchmarks.scorers.triviaqa import TriviaQAMetric, triviaqa_scorer
+from benchmarks.scorers.answer_matching import STOP_SEQUENCES
+from benchmarks.scorers.triviaqa import triviaqa_scorer
 from benchmarks.solvers.fewshot import fewshot_prompt
 from benchmarks.solvers.prompted import prompt_then_generate
 from benchmarks.solvers.triviaqa import block_template

@@ -59,6 +59,7 @@ from benchmarks.profiles.winogrande import (
     PROFILES,
     AnswerParse,
     FewshotDraw,
+    LoglikelihoodRequest,
     ProfileName,
     PromptFormat,
     Scoring,
@@ -73,7 +74,6 @@ from benchmarks.runtime.task_parameters import (
     fail,
     task_arguments,
 )
-from benchmarks.scorers.loglikelihood import LoglikelihoodRequest
 from benchmarks.scorers.mcq_scorer import option_letter_scorer
 from benchmarks.solvers.fewshot import FEWSHOT_KEY
 from benchmarks.solvers.prompted import prompt_then_generate

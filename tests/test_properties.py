@@ -16,8 +16,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.profiles.triviaqa import AnswerExtraction
 from benchmarks.scorers.answer_matching import (
-    AnswerExtraction,
     extract_short_answer,
     max_token_f1,
     normalize_answer,
