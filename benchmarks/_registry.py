@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from benchmarks.catalog import specs
+from benchmarks.data.replaced_solver import EVAL_COMMANDS
 from benchmarks.models.offline import OfflineModel
 
 # Importing each benchmark's module (through its spec) registers its task.
@@ -23,7 +24,6 @@ TASKS = {name: spec.task for name, spec in specs().items()}
 __all__ = ["TASKS", "OfflineModel"]
 
 TASK_NAMES = tuple(sorted(TASKS))
-EVAL_COMMANDS = ("eval", "eval-set")
 
 
 def unknown_task_hints(argv: list[str]) -> list[str]:
@@ -59,7 +59,7 @@ def unknown_task_hints(argv: list[str]) -> list[str]:
     return hints
 
 
-def task_arguments(argv: list[str]) -> list[str]:
+def command_line_tasks(argv: list[str]) -> list[str]:
     """The task arguments of an ``inspect eval`` (or ``eval-set``) command line."""
     if len(argv) < 2 or Path(argv[0]).name != "inspect" or argv[1] not in EVAL_COMMANDS:
         return []
@@ -82,7 +82,7 @@ def absolute_task_file_problem(argv: list[str]) -> str | None:
     cannot read it: it globs a task path from the working directory, and pathlib's glob
     refuses an absolute pattern ("Non-relative patterns are unsupported", Python 3.11)."""
     ours = {task_file(task): name for name, task in TASKS.items()}
-    for argument in task_arguments(argv):
+    for argument in command_line_tasks(argv):
         if "@" in argument or not Path(argument).is_absolute():
             continue
         try:

@@ -38,9 +38,11 @@ from inspect_ai.solver import generate
 
 from benchmarks.data.images import ImageFormat
 from benchmarks.data.scienceqa import (
+    BREAKDOWNS,
     DATASET,
     offered_letters,
     oracle_questions,
+    paper_columns_of_former_metadata,
     record_to_sample,
     scienceqa_dataset,
 )
@@ -59,12 +61,8 @@ from benchmarks.runtime.task_parameters import (
     OneOf,
     task_arguments,
 )
-from benchmarks.scorers.letters import option_letter_scorer
-from benchmarks.scorers.scienceqa import (
-    BREAKDOWNS,
-    paper_columns_of_former_metadata,
-    scienceqa_metrics,
-)
+from benchmarks.scorers.mcq_scorer import option_letter_scorer
+from benchmarks.scorers.scienceqa import scienceqa_metrics
 from benchmarks.solvers.prompted import prompt_then_generate
 from benchmarks.solvers.scienceqa import scienceqa_prompt
 from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing, OfferedOptions
@@ -78,7 +76,7 @@ RENAMED = {
     "strict_parse": "answer_parse (strict_parse=true is answer_parse=lmms_eval)",
 }
 RENAMED_VALUES = {("prompt_format", "default"): "question_options"}
-# answer_parse -> benchmarks.scorers.letter_parsers.LETTER_PARSERS
+# answer_parse -> benchmarks.scorers.letter_reading.LETTER_PARSERS
 LETTER_PARSER = {"option_letter": "option_letter", "lmms_eval": "option_letter_strict"}
 
 

@@ -47,7 +47,11 @@ from benchmarks.data.simpleqa import (
 )
 from benchmarks.data.split_reader import DataFiles
 from benchmarks.profiles import PROFILE_SENTINEL, chosen_profile
-from benchmarks.profiles.simpleqa import SIMPLEQA_PROFILES, SimpleQAGradeParse
+from benchmarks.profiles.simpleqa import (
+    SIMPLEQA_PROFILES,
+    SimpleQAGradeParse,
+    SimpleQAGraderPrompt,
+)
 from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.runtime.task_parameters import (
@@ -67,7 +71,7 @@ from benchmarks.scorers.judge import (
     template_problem,
 )
 from benchmarks.scorers.judge_agreement import judge_panel_metrics
-from benchmarks.scorers.judge_prompt import SIMPLEQA_GRADER_PROMPTS, SimpleQAGraderPrompt
+from benchmarks.scorers.judge_prompt import SIMPLEQA_GRADER_PROMPTS
 from benchmarks.scorers.simpleqa import (
     GRADE_VALUE_KEYS,
     JUDGE_FAILURE,

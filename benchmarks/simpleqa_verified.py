@@ -45,6 +45,7 @@ from benchmarks.profiles import PROFILE_SENTINEL, chosen_profile
 from benchmarks.profiles.simpleqa_verified import (
     VERIFIED_PROFILES,
     VerifiedGradeParse,
+    VerifiedGraderPrompt,
 )
 from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.runtime.registry_names import namespaced
@@ -57,7 +58,7 @@ from benchmarks.runtime.task_parameters import (
     task_arguments,
 )
 from benchmarks.scorers.judge import read_grade_prompt_file
-from benchmarks.scorers.judge_prompt import VERIFIED_GRADER_PROMPTS, VerifiedGraderPrompt
+from benchmarks.scorers.judge_prompt import VERIFIED_GRADER_PROMPTS
 from benchmarks.scorers.simpleqa import GRADE_VALUE_KEYS, SIMPLEQA_COMPARE_METRICS
 from benchmarks.scorers.simpleqa_verified import (
     BREAKDOWNS,

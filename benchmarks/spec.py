@@ -5,8 +5,11 @@ Every ``benchmarks/<name>.py`` ends with a ``SPEC = BenchmarkSpec(...)``;
 defines one). The registry (task names and the hint for a misspelled one), the
 offline models (which bundled questions they know, which prompts offer
 options), ``benchmarks.compare`` (value keys, metrics, breakdowns), the tables
-of the README and the docs (``python -m tests.docs_tables``) and the tests
-read the specs; nothing else lists the benchmarks.
+of the README and the docs (``python -m tests.docs_tables``), ``bench/`` and
+the generic tests read the specs, so no list of the benchmarks is kept by hand
+(a test may spell one out, as what it expects): a benchmark's own modules
+(``data/<name>.py``, ``profiles/<name>.py``, its configurations, its docs page,
+``tests/<name>/``, ``bench/workloads/<name>.py``) each serve that benchmark alone.
 """
 
 from __future__ import annotations

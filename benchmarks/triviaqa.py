@@ -63,9 +63,11 @@ from benchmarks.profiles import chosen_profile
 from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.profiles.triviaqa import (
     PROFILES,
+    AnswerExtraction,
     CompletionsPrompt,
     Config,
     PromptFormat,
+    TriviaQAMetric,
 )
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.runtime.task_parameters import (
@@ -75,8 +77,8 @@ from benchmarks.runtime.task_parameters import (
     OneOf,
     task_arguments,
 )
-from benchmarks.scorers.answer_matching import STOP_SEQUENCES, AnswerExtraction
-from benchmarks.scorers.triviaqa import TriviaQAMetric, triviaqa_scorer
+from benchmarks.scorers.answer_matching import STOP_SEQUENCES
+from benchmarks.scorers.triviaqa import triviaqa_scorer
 from benchmarks.solvers.fewshot import fewshot_prompt
 from benchmarks.solvers.prompted import prompt_then_generate
 from benchmarks.solvers.triviaqa import block_template

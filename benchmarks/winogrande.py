@@ -61,6 +61,7 @@ from benchmarks.profiles.winogrande import (
     PROFILES,
     AnswerParse,
     FewshotDraw,
+    LoglikelihoodRequest,
     PromptFormat,
     Scoring,
 )
@@ -73,10 +74,10 @@ from benchmarks.runtime.task_parameters import (
     fail,
     task_arguments,
 )
-from benchmarks.scorers.letters import option_letter_scorer
 from benchmarks.scorers.loglikelihood import loglikelihood_choice
+from benchmarks.scorers.mcq_scorer import option_letter_scorer
 from benchmarks.solvers.fewshot import FEWSHOT_KEY
-from benchmarks.solvers.loglikelihood import LoglikelihoodRequest, option_loglikelihoods
+from benchmarks.solvers.loglikelihood import option_loglikelihoods
 from benchmarks.solvers.prompted import prompt_then_generate
 from benchmarks.solvers.winogrande import WinograndeDemonstrations, question_prompt
 

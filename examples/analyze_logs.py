@@ -39,8 +39,8 @@ from inspect_ai.scorer import value_to_float
 from matplotlib.figure import Figure
 
 from benchmarks.catalog import specs
-from benchmarks.scorers.scienceqa import BREAKDOWNS as SCIENCEQA_COLUMNS
-from benchmarks.scorers.scienceqa import paper_columns
+from benchmarks.data.scienceqa import BREAKDOWNS as SCIENCEQA_COLUMNS
+from benchmarks.data.scienceqa import paper_columns
 
 # Every benchmark of the package, in listing order; the scorer of each from its spec.
 BENCHMARKS = tuple(specs())
@@ -60,7 +60,7 @@ SIMPLEQA_OUTCOMES = {
 }
 
 # The ScienceQA task's breakdown fields -> panel titles (the paper table's headers); their
-# groups are the paper's columns, in its order (benchmarks.scorers.scienceqa.BREAKDOWNS).
+# groups are the paper's columns, in its order (benchmarks.data.scienceqa.BREAKDOWNS).
 SCIENCEQA_BREAKDOWNS = {
     "paper_subject": "Subject",
     "paper_context": "Context modality",

@@ -161,3 +161,34 @@ def top_level_modules(root: Path, task_names: set[str]) -> list[str]:
     return sorted(
         path.name for path in (root / PACKAGE).glob("*.py") if path.stem not in task_names
     )
+
+
+def role(module: str, task_names: set[str]) -> str:
+    """The role of a module of the package: its subpackage (``data``, ``solvers``, ...),
+    ``tasks`` for a task file ``benchmarks/<name>.py``, else its own name at the top level
+    (``spec``, ``catalog``; the package's ``__init__`` is ``__init__``)."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "__init__"
+    if len(parts) == 2 and parts[1] in task_names:
+        return "tasks"
+    return parts[1]
+
+
+def upward_imports(
+    graph: dict[str, set[str]], layers: list[tuple[str, ...]], task_names: set[str]
+) -> list[str]:
+    """Each import of the package reaching a role in a higher layer than the importer's
+    (``layers`` lists the roles from the bottom up), and each module whose role has no layer."""
+    layer_of = {name: rank for rank, names in enumerate(layers) for name in names}
+    found = []
+    for module, imported in sorted(graph.items()):
+        own = role(module, task_names)
+        if own not in layer_of:
+            found.append(f"{module}: role {own!r} is in no layer")
+            continue
+        for target in sorted(imported):
+            theirs = role(target, task_names)
+            if layer_of.get(theirs, len(layers)) > layer_of[own]:
+                found.append(f"{module} ({own}) imports {target} ({theirs})")
+    return found

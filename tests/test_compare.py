@@ -23,8 +23,8 @@ from inspect_ai.model import ChatMessage
 from benchmarks.catalog import specs
 from benchmarks.compare import CompareError, Settings, compare_logs, describe_logs
 from benchmarks.compare.api import COMPARE_COLUMNS
+from benchmarks.compare.statistics import newcombe_paired_interval, wilson_interval
 from benchmarks.scienceqa import scienceqa
-from benchmarks.scorers.statistics import newcombe_paired_interval, wilson_interval
 from benchmarks.simpleqa import simpleqa
 from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande

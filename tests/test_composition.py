@@ -29,7 +29,7 @@ from inspect_ai.model import ChatMessage
 from inspect_ai.solver import generate
 
 from benchmarks.catalog import specs
-from benchmarks.runtime.replaced_solver import command_line_solver, instead, wrapping_tasks
+from benchmarks.data.replaced_solver import command_line_solver, instead, wrapping_tasks
 from benchmarks.solvers.fewshot import fewshot_prompt
 from benchmarks.solvers.mcq import context_text
 from benchmarks.solvers.prompt_preview import prompt_messages

@@ -1,6 +1,7 @@
-"""The package's shape: module sizes, what sits at the top level, no import circle, no
-names that nearly repeat each other, Inspect's internals imported in one place, and every
-package it imports declared in pyproject.toml.
+"""The package's shape: module sizes, what sits at the top level, imports that point one
+way between the roles and no import circle, no names that nearly repeat each other,
+Inspect's internals imported in one place, and every package it imports declared in
+pyproject.toml.
 
 The modules are found by walking benchmarks/ and bench/, so a new module is checked the
 moment it exists. The checks (tests/layout_checks.py) take a root folder: the tests at the
@@ -27,15 +28,33 @@ from tests.layout_checks import (
     private_inspect_imports,
     top_level_modules,
     undeclared_imports,
+    upward_imports,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
+# The one limit on a module's length, for every module of the package and of bench/.
 MAX_LINES = 350
 # Modules at the package's top level besides the task files (one per benchmark).
 MAX_TOP_LEVEL = 5
 # The one module that may import Inspect's private names (inspect_ai._... or a private
 # submodule such as inspect_ai.solver._multiple_choice): each with the reason beside it.
 INSPECT_PRIVATE = "benchmarks/runtime/inspect_private.py"
+# The roles, from the bottom up: a module imports from its own layer and those below, never
+# from one above. data <- solvers <- scorers <- tasks, with compare on top; below them the
+# support: runtime (errors, parameters, registry names, Inspect's internals), then the
+# profiles (each switch's values, which data and solvers read), data with the specs and
+# the catalog, then models (the offline models read the bundled data; solvers and scorers
+# call the completions endpoint). "tasks" are the task files benchmarks/<name>.py.
+LAYERS = [
+    ("runtime",),
+    ("profiles",),
+    ("data", "spec", "catalog"),
+    ("models",),
+    ("solvers",),
+    ("scorers",),
+    ("tasks", "shards", "configs", "_registry", "__main__", "__init__"),
+    ("compare",),
+]
 
 
 def relative(path: Path) -> str:
@@ -101,6 +120,14 @@ def test_no_import_circle() -> None:
     assert len(graph) > 50  # the walk found the package
     circle = import_circle(graph)
     assert circle is None, "import circle: " + " -> ".join(circle or [])
+
+
+def test_roles_import_one_way() -> None:
+    found = set(upward_imports(import_graph(ROOT), LAYERS, set(specs())))
+    assert found == set(), (
+        "imports against the direction of the roles (LAYERS, from the bottom up): move what "
+        "is imported down, or the importer up"
+    )
 
 
 @pytest.mark.parametrize("folder", [*folders(ROOT, PACKAGE), *folders(ROOT, "bench")], ids=relative)
@@ -170,6 +197,32 @@ def test_the_parent_package_python_runs_first_is_no_edge(tmp_path: Path) -> None
         "benchmarks.data.a",
         "benchmarks.data.b",
         "benchmarks.data",
+    ]
+
+
+def test_imports_against_the_roles_are_found(tmp_path: Path) -> None:
+    package = {f"benchmarks/{name}/__init__.py": "" for name in ("data", "solvers", "compare")}
+    write(
+        tmp_path,
+        {
+            **package,
+            "benchmarks/__init__.py": "",
+            "benchmarks/triviaqa.py": "from benchmarks.solvers.a import A\n",
+            "benchmarks/solvers/a.py": "from benchmarks.data.b import B\nA = 1\n",
+            # data above solvers, under TYPE_CHECKING; solvers above compare, in a function
+            "benchmarks/data/b.py": (
+                "from typing import TYPE_CHECKING\n"
+                "if TYPE_CHECKING:\n    from benchmarks.solvers import a\nB = 1\n"
+            ),
+            "benchmarks/data/c.py": "def f():\n    from benchmarks.compare import d\n",
+            "benchmarks/compare/d.py": "import benchmarks.triviaqa\n",
+            "benchmarks/stray/__init__.py": "",
+        },
+    )
+    assert upward_imports(import_graph(tmp_path), LAYERS, {"triviaqa"}) == [
+        "benchmarks.data.b (data) imports benchmarks.solvers.a (solvers)",
+        "benchmarks.data.c (data) imports benchmarks.compare.d (compare)",
+        "benchmarks.stray: role 'stray' is in no layer",
     ]
 
 

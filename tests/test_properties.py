@@ -16,13 +16,13 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.profiles.triviaqa import AnswerExtraction
 from benchmarks.scorers.answer_matching import (
-    AnswerExtraction,
     extract_short_answer,
     max_token_f1,
     normalize_answer,
 )
-from benchmarks.scorers.letter_parsers import (
+from benchmarks.scorers.letter_reading import (
     LETTER_PARSERS,
     parse_answer_marker,
     parse_evalscope_answer,
@@ -142,7 +142,7 @@ def test_extract_short_answer_is_a_stop_free_substring(reply: str) -> None:
 
 @EXAMPLES
 @given(replies, option_counts)
-def test_letter_parsers_return_an_allowed_letter_or_none(reply: str, count: int) -> None:
+def test_letter_reading_rules_return_an_allowed_letter_or_none(reply: str, count: int) -> None:
     valid = letters(count)
     for name, parse in LETTER_PARSERS.items():
         parsed = parse(reply, valid)

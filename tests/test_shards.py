@@ -25,9 +25,9 @@ from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from benchmarks.catalog import specs
 from benchmarks.data.shards import Shard
 from benchmarks.runtime.errors import TaskParameterError
-from benchmarks.runtime.log_files import LogError
 from benchmarks.shards import merged_output
 from benchmarks.shards.__main__ import main
+from benchmarks.shards.log_files import LogError
 from benchmarks.shards.merge import merged_log, shard_runs
 
 SHARDS = 3

@@ -1,5 +1,5 @@
-"""benchmarks.scorers.statistics against independent oracles: scipy, published worked
-examples, definitions.
+"""benchmarks.compare.statistics (and Fleiss' kappa, in benchmarks.scorers.judge_agreement)
+against independent oracles: scipy, published worked examples, definitions.
 
 scipy is a test-only dependency (the ``dev`` extra); the module itself uses
 numpy and integer arithmetic only.
@@ -15,17 +15,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binom, binomtest
 
-from benchmarks.scorers.statistics import (
+from benchmarks.compare.statistics import (
     bootstrap_p_value,
     bootstrap_statistics,
     cohen_kappa,
-    fleiss_kappa,
     holm_adjust,
     mcnemar_exact,
     newcombe_paired_interval,
     percentile_interval,
     wilson_interval,
 )
+from benchmarks.scorers.judge_agreement import fleiss_kappa
 
 # Cavo et al. (2012), complete response before/after consolidation therapy, the worked
 # example of Fagerland, Lydersen & Laake, "Statistical Analysis of Contingency Tables"

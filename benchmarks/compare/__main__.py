@@ -16,7 +16,7 @@ from pathlib import Path
 from benchmarks.compare.analysis import DEFAULT_RESAMPLES, DEFAULT_SEED, Settings
 from benchmarks.compare.report import FORMATS
 from benchmarks.runtime.argument_types import positive
-from benchmarks.runtime.log_files import LogError
+from benchmarks.shards.log_files import LogError
 
 
 def parser() -> argparse.ArgumentParser:

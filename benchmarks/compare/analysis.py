@@ -26,8 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.compare.tasks import Categories, Metric, TaskScores
-from benchmarks.scorers.statistics import (
+from benchmarks.compare.statistics import (
     CONFIDENCE,
     FloatArray,
     Interval,
@@ -40,6 +39,7 @@ from benchmarks.scorers.statistics import (
     percentile_interval,
     wilson_interval,
 )
+from benchmarks.compare.tasks import Categories, Metric, TaskScores
 
 DEFAULT_RESAMPLES = 10_000
 DEFAULT_SEED = 20240607

@@ -28,6 +28,7 @@ from typing import Any
 from benchmarks.compare.logs import CompareError, TaskLog, display_path
 from benchmarks.compare.score_tables import ScoreTable
 from benchmarks.compare.tasks import GRADED_TASKS
+from benchmarks.scorers.judge import GRADER_ROLE
 
 # Arguments that change neither the questions asked nor how they are scored (``shard``
 # selects questions, as ``num_examples`` does; logs from before it record none).
@@ -42,7 +43,6 @@ UNCHECKED_TASK_ARGS = frozenset(
         "judge_cache",
     }
 )
-GRADER_ROLE = "grader"
 NOT_RECORDED = "<not recorded>"
 
 

@@ -43,8 +43,9 @@ from benchmarks.compare.logs import (
     read_full_samples,
 )
 from benchmarks.compare.score_tables import score_table, scorer_names
+from benchmarks.compare.statistics import cohen_kappa
 from benchmarks.compare.tasks import GRADE_OF_VALUE_KEY, GRADED_TASKS
-from benchmarks.scorers.statistics import cohen_kappa, fleiss_kappa
+from benchmarks.scorers.judge_agreement import fleiss_kappa
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -28,7 +28,7 @@ from inspect_ai.log import (
 
 from benchmarks.compare.tasks import TASKS, TaskScores, task_key
 from benchmarks.profiles import PROFILE_SENTINEL
-from benchmarks.runtime.log_files import FoundLog, LogError, display_path, found_logs
+from benchmarks.shards.log_files import FoundLog, LogError, display_path, found_logs
 from benchmarks.spec import FormerVersions
 
 # Sample fields judge agreement never reads (skipped: long transcripts are most of a log).

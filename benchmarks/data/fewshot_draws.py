@@ -49,6 +49,9 @@ from benchmarks.runtime.errors import DataError
 if TYPE_CHECKING:
     from benchmarks.data.rows import PreparedColumns, PreparedRows
 
+# The sample metadata key holding the ids of a sample's demonstrations.
+FEWSHOT_KEY = "fewshot"
+
 
 class SeededDraws:
     """Demonstration indices for question ``i``: the ``i``-th ``rng.sample(pool, shots)``."""

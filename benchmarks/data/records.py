@@ -1,7 +1,9 @@
-"""Typed access to the fields of one dataset row, with errors that name the field."""
+"""Typed access to the fields of one dataset row, with errors that name the field, and the
+letters of a question's options."""
 
 from __future__ import annotations
 
+import string
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -36,3 +38,15 @@ def field_problem(error: Exception) -> str:
     if isinstance(error, KeyError) and error.args:
         return str(error.args[0])
     return str(error)
+
+
+def option_letters(count: int) -> list[str]:
+    """``A``, ``B``, ... for ``count`` options."""
+    if not 1 <= count <= len(string.ascii_uppercase):
+        raise ValueError(f"cannot letter {count} options (1 to 26 supported)")
+    return list(string.ascii_uppercase[:count])
+
+
+# The metadata key of a question's log-likelihood requests: one ``[context, continuation]``
+# per option, written by its data, read by ``benchmarks.solvers.loglikelihood``.
+REQUESTS_KEY = "loglikelihood_requests"

@@ -1,7 +1,9 @@
 """ScienceQA's dataset: the pinned Hub dataset, the lazy dataset a task evaluates (built
 from the rows the child process prepares, ``scienceqa_rows``: checked fields, verified
 image files), a row as a sample, and the offline models' rules (the bundled questions
-the oracle answers, the lettered option lines the random model picks from)."""
+the oracle answers, the lettered option lines the random model picks from), and the
+paper's columns a question counts in (kept in its metadata; scorers/scienceqa.py's metric
+and benchmarks.compare read them)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, Content
 
 from benchmarks.data.images import ImageDecodeError, ImageFormat
 from benchmarks.data.lazy_dataset import LazyDataset
+from benchmarks.data.records import option_letters
 from benchmarks.data.samples import parquet_records
 from benchmarks.data.scienceqa_shape import (
     DATASET_PATH,
@@ -23,12 +26,11 @@ from benchmarks.data.scienceqa_shape import (
     SCIENCEQA_SHAPE,
     PreparedDataset,
     checked_fields,
+    grade_band,
     image_options,
     subset_rows,
 )
 from benchmarks.data.source import DataSource, HubDataset, rows_dataset
-from benchmarks.scorers.scienceqa import paper_columns
-from benchmarks.solvers.mcq import option_letters
 from benchmarks.spec import KnownQuestion
 
 DATASET = HubDataset(
@@ -38,7 +40,7 @@ DATASET = HubDataset(
     "of its train file, `62c90a28e3fb1bc0ad7bbcab1ac62b483ae6758291a655944d8f494bf6445745`)",
 )
 # An option line of either prompt format: "(A) ..." (default) or "A. ..." (lmms_eval)
-OPTION_LINE = re.compile(r"^(?:\(([A-Z])\)|([A-Z])[.)]) ", re.MULTILINE)
+LETTERED_LINE = re.compile(r"^(?:\(([A-Z])\)|([A-Z])[.)]) ", re.MULTILINE)
 
 
 def scienceqa_dataset(
@@ -83,7 +85,7 @@ def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
 
 def offered_letters(prompt: str) -> list[str]:
     """The letters of the prompt's option lines (none: another kind of prompt)."""
-    return [a or b for a, b in OPTION_LINE.findall(prompt)]
+    return [a or b for a, b in LETTERED_LINE.findall(prompt)]
 
 
 def record_to_sample(
@@ -128,3 +130,43 @@ def record_to_sample(
             **paper_columns(fields["subject"], bool(hint), image is not None, fields["grade"]),
         },
     )
+
+
+# The dataset's subject -> the paper's column.
+SUBJECT_COLUMNS = {"natural science": "NAT", "social science": "SOC", "language science": "LAN"}
+# Sample metadata field -> the paper's columns it holds, in the paper's order. A field
+# holds one column, or for the context the list of those the question counts in.
+BREAKDOWNS = {
+    "paper_subject": ("NAT", "SOC", "LAN"),
+    "paper_context": ("TXT", "IMG", "NO"),
+    "paper_grade": ("G1-6", "G7-12"),
+}
+PAPER_COLUMNS = tuple(column for columns in BREAKDOWNS.values() for column in columns)
+
+
+def paper_columns(
+    subject: str, has_hint: bool, has_image: bool, grade: str
+) -> dict[str, str | list[str] | None]:
+    """The sample metadata naming the paper's columns a question counts in (its
+    ``BREAKDOWNS`` fields): ``paper_subject`` (None for a subject outside the three),
+    ``paper_context`` (``["TXT", "IMG"]`` with a hint and an image), ``paper_grade``."""
+    context = [name for name, has in (("TXT", has_hint), ("IMG", has_image)) if has]
+    return {
+        "paper_subject": SUBJECT_COLUMNS.get(subject),
+        "paper_context": context or ["NO"],
+        "paper_grade": grade_band(grade),
+    }
+
+
+def paper_columns_of_former_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """The metadata of a sample of task version 1.2.0 or earlier, which held ``subject``,
+    ``has_hint``, ``has_image`` and ``grade`` but not the paper's columns, with them added."""
+    return {
+        **metadata,
+        **paper_columns(
+            str(metadata.get("subject")),
+            bool(metadata.get("has_hint")),
+            bool(metadata.get("has_image")),
+            str(metadata.get("grade")),
+        ),
+    }

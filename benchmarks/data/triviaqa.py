@@ -22,7 +22,7 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
-from benchmarks.data.fewshot_draws import IdenticalRows, LmEvalDraws, SeededDraws
+from benchmarks.data.fewshot_draws import FEWSHOT_KEY, IdenticalRows, LmEvalDraws, SeededDraws
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.records import field, string_list
 from benchmarks.data.rows import PreparedColumns, PreparedRows
@@ -30,14 +30,9 @@ from benchmarks.data.rows_request import ROW_HASH, RowsRequest
 from benchmarks.data.samples import jsonl_records
 from benchmarks.data.source import DataSource, HubDataset, rows_dataset
 from benchmarks.data.split_reader import LoadedSplit
+from benchmarks.data.triviaqa_demonstrations import PROMPT_FORMATS, TriviaQADemonstrations
 from benchmarks.profiles.triviaqa import TriviaQAProfile
 from benchmarks.runtime.task_parameters import fail
-from benchmarks.solvers.fewshot import FEWSHOT_KEY
-from benchmarks.solvers.triviaqa import (
-    EVIDENCE_TEMPLATE,
-    PROMPT_FORMATS,
-    TriviaQADemonstrations,
-)
 from benchmarks.spec import KnownQuestion
 
 DATASET = HubDataset(
@@ -50,6 +45,8 @@ DATASET = HubDataset(
 EVIDENCE_COLUMNS = ("entity_pages", "search_results")
 QUESTION_COLUMNS = ("question", "question_id", "answer")
 DEMONSTRATION_COLUMNS = ("question", "answer")
+# A row's evidence documents as its prompt block shows them (include_evidence).
+EVIDENCE_TEMPLATE = "Evidence: {evidence}\n"
 
 # the rows requests' shapes: this module's classes, in the rows child
 QUESTION_SHAPE = f"{__name__}:QuestionShape"

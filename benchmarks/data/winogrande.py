@@ -10,10 +10,9 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
+from benchmarks.data.records import field
 from benchmarks.data.samples import jsonl_records
 from benchmarks.data.source import HubDataset
-from benchmarks.data.winogrande_loglikelihood import read_sentence
-from benchmarks.solvers.winogrande import ANSWER_LETTERS, read_question
 from benchmarks.spec import KnownQuestion
 
 DATASET = HubDataset(
@@ -23,6 +22,7 @@ DATASET = HubDataset(
     "Aleph-Alpha-Research/eval-framework",
 )
 COLUMNS = ("sentence", "option1", "option2", "answer")
+ANSWER_LETTERS = {"1": "A", "2": "B"}
 # "... where LETTER is one of A,B." in evalscope's template and in Inspect's
 # multiple_choice() template (prompt_format=inspect_evals)
 LETTERS_OFFERED = re.compile(r"is one of ((?:[A-Z],)*[A-Z])\.")
@@ -34,20 +34,33 @@ def record_to_sample(record: dict[str, Any], sample_id: str) -> Sample:
     return Sample(id=sample_id, input=sentence, choices=options, target=letter, metadata={})
 
 
+def read_question(record: dict[str, Any]) -> tuple[str, list[str], str]:
+    """The sentence, the two options and the target letter of one row."""
+    sentence = _non_empty_string(record, "sentence")
+    options = [_non_empty_string(record, "option1"), _non_empty_string(record, "option2")]
+    answer = record.get("answer")
+    letter = ANSWER_LETTERS.get(answer) if isinstance(answer, str) else None
+    if letter is None:
+        hint = " (answers are empty in the test split)" if answer == "" else ""
+        raise ValueError(f"field 'answer' should be '1' or '2', got {answer!r:.60}{hint}")
+    return sentence, options, letter
+
+
 def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
     """The bundled questions: known by the sentence and both options; answered as asked (by
     log-likelihood: the sentence with the right option put in is the likely one)."""
     questions = []
     for row in jsonl_records(files["validation"]):
-        before, after, options, gold = read_sentence(row)
+        sentence, options, letter = read_question(row)
+        before, _, after = sentence.partition("_")
         # the sentence's text on each side of the blank, found whether the prompt keeps the
         # `_` or writes it `[BLANK]` (prompt_format=inspect_evals); the longer first (ranked)
         parts = sorted((p for p in row["sentence"].split("_") if p.strip()), key=len, reverse=True)
         questions.append(
             KnownQuestion(
                 (*parts, row["option1"], row["option2"]),
-                f"ANSWER: {ANSWER_LETTERS[row['answer']]}",
-                likely=f"{before}{options[gold]} {after}",
+                f"ANSWER: {letter}",
+                likely=f"{before}{options['AB'.index(letter)]} {after.strip()}",
             )
         )
     return questions
@@ -58,3 +71,10 @@ def offered_letters(prompt: str) -> list[str]:
     kind of prompt)."""
     offered = LETTERS_OFFERED.search(prompt)
     return offered.group(1).split(",") if offered is not None else []
+
+
+def _non_empty_string(record: dict[str, Any], name: str) -> str:
+    value = field(record, name, str)
+    if not value.strip():
+        raise ValueError(f"field {name!r} is empty")
+    return value

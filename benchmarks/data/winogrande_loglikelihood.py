@@ -19,11 +19,10 @@ from typing import Any
 
 from inspect_ai.dataset import Dataset, Sample
 
-from benchmarks.data.fewshot_draws import IdenticalRows, LmEvalDraws
-from benchmarks.data.records import field_problem
+from benchmarks.data.fewshot_draws import FEWSHOT_KEY, IdenticalRows, LmEvalDraws
+from benchmarks.data.records import REQUESTS_KEY, field_problem
 from benchmarks.data.rows import PreparedColumns, PreparedRows
 from benchmarks.data.rows_request import ROW_HASH
-from benchmarks.data.sample_keys import FEWSHOT_KEY, REQUESTS_KEY
 from benchmarks.data.source import DataSource, rows_dataset
 from benchmarks.runtime.errors import DataError
 

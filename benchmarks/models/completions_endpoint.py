@@ -42,7 +42,7 @@ from benchmarks.runtime.inspect_private import active_generate_config, connectio
 from benchmarks.runtime.registry_names import namespaced
 
 # lm-evaluation-harness's TemplateAPI max_length and max_gen_toks.
-MAX_LENGTH = 2048
+CONTEXT_LENGTH = 2048
 DEFAULT_MAX_TOKENS = 256
 
 
@@ -175,7 +175,7 @@ async def eos_token(model: Model) -> str:
 @solver(name=namespaced("generate_from_token_ids", __name__))
 def generate_from_token_ids(*, stop_at_eos: bool) -> Solver:
     """Generate from the user message's text, sent as the server's token ids: the last
-    ``MAX_LENGTH`` less ``max_tokens`` of them.
+    ``CONTEXT_LENGTH`` less ``max_tokens`` of them.
 
     Args:
         stop_at_eos: Add the tokenizer's end-of-text string to the stop sequences.
@@ -192,7 +192,7 @@ def generate_from_token_ids(*, stop_at_eos: bool) -> Solver:
         config = active_generate_config()
         max_tokens = config.max_tokens or DEFAULT_MAX_TOKENS
         text = state.user_prompt.text
-        token_ids = (await tokenize(model, text))[-(MAX_LENGTH - max_tokens) :]
+        token_ids = (await tokenize(model, text))[-(CONTEXT_LENGTH - max_tokens) :]
         # the text stays for the log viewer; the provider sends the ids
         state.messages = [ChatMessageUser(content=text, metadata={"prompt_token_ids": token_ids})]
         stops = list(config.stop_seqs or [])

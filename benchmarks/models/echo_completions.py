@@ -179,15 +179,15 @@ def read_reply(reply: dict[str, Any], with_tokens: bool = True) -> ModelOutput:
         response_id=reply.get("id"),
     )
     if choices:
-        output.metadata = echoed_logprobs(choices[0], with_tokens)
+        output.metadata = echo_metadata(choices[0], with_tokens)
     if len(choices) > 1:
-        each = [echoed_logprobs(choice, with_tokens) for choice in choices]
+        each = [echo_metadata(choice, with_tokens) for choice in choices]
         output.metadata = {**each[0], CHOICES: each}
     return output
 
 
-def echoed_logprobs(choice: dict[str, Any], with_tokens: bool = True) -> dict[str, Any]:
-    """``echoed_logprobs`` (and ``echoed_tokens``) of one reply choice, and its
+def echo_metadata(choice: dict[str, Any], with_tokens: bool = True) -> dict[str, Any]:
+    """The metadata of one reply choice: ``echoed_logprobs`` (and ``echoed_tokens``), and its
     ``prompt_logprobs`` when it has them (vLLM's: the first entry of each position)."""
     logprobs = choice.get("logprobs") or {}
     tokens = logprobs.get("tokens") or []

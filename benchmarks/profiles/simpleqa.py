@@ -8,8 +8,9 @@ from typing import Literal
 from inspect_ai.model import GenerateConfig
 
 from benchmarks.profiles import Profile, switch
-from benchmarks.scorers.judge_prompt import SimpleQAGraderPrompt
 
+# The judge prompts grader_prompt names (SIMPLEQA_GRADER_PROMPTS of scorers/judge_prompt.py).
+SimpleQAGraderPrompt = Literal["simple_evals", "inspect_evals"]
 SimpleQAGradeParse = Literal["strict", "official", "inspect_evals_strict"]
 Draw = Literal["first", "random0"]
 

@@ -8,8 +8,9 @@ from typing import Literal
 from inspect_ai.model import GenerateConfig
 
 from benchmarks.profiles import Profile, switch
-from benchmarks.scorers.judge_prompt import VerifiedGraderPrompt
 
+# The judge prompts grader_prompt names (VERIFIED_GRADER_PROMPTS of scorers/judge_prompt.py).
+VerifiedGraderPrompt = Literal["simple_evals", "paper", "inspect_evals"]
 VerifiedGradeParse = Literal["strict", "official", "verified_starter", "inspect_evals_strict"]
 
 

@@ -8,9 +8,11 @@ from typing import Literal
 from inspect_ai.model import GenerateConfig
 
 from benchmarks.profiles import Profile, switch
-from benchmarks.scorers.answer_matching import AnswerExtraction
-from benchmarks.scorers.triviaqa import TriviaQAMetric
 
+# How a reply's short answer is cut (extract_short_answer of scorers/answer_matching.py).
+AnswerExtraction = Literal["stop_sequences", "first_line", "lm_eval"]
+# The metric triviaqa_scorer (scorers/triviaqa.py) reports first.
+TriviaQAMetric = Literal["normalized_alias_exact_match", "alias_exact_match", "lm_eval_exact_match"]
 Config = Literal[
     "rc.wikipedia.nocontext",
     "rc.wikipedia",

@@ -8,7 +8,6 @@ from typing import Literal
 from inspect_ai.model import GenerateConfig
 
 from benchmarks.profiles import Profile, switch
-from benchmarks.solvers.loglikelihood import LoglikelihoodRequest
 
 AnswerParse = Literal[
     "answer_marker",
@@ -21,6 +20,8 @@ AnswerParse = Literal[
     "inspect_choice",
 ]
 Scoring = Literal["generate", "loglikelihood"]
+# How scoring=loglikelihood requests each option (benchmarks/scorers/loglikelihood.py).
+LoglikelihoodRequest = Literal["token_ids", "prompt_logprobs", "text"]
 # evalscope: one user message, demonstrations before the question (evalscope's layout);
 # inspect_evals: its system message holding the demonstrations, then Inspect's
 # multiple_choice() user message in its template (benchmarks/solvers/winogrande_inspect_evals.py).

@@ -15,9 +15,9 @@ import re
 import string
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Literal
 
-AnswerExtraction = Literal["stop_sequences", "first_line", "lm_eval"]
+from benchmarks.profiles.triviaqa import AnswerExtraction
+
 # Logs written before 1.4.0 name lm_eval "lm_eval_harness"; re-scoring them still works.
 FORMER_EXTRACTIONS = {"lm_eval_harness": "lm_eval"}
 

@@ -6,6 +6,7 @@ Read from the ``judges`` that ``simpleqa_scorer`` records in each score's metada
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from inspect_ai.scorer import Metric, SampleScore, metric
@@ -13,10 +14,10 @@ from inspect_ai.scorer import Metric, SampleScore, metric
 from benchmarks.runtime.lazy_modules import LazyModule
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.scorers.simpleqa import GRADE_VALUE_KEYS, statistics_from_totals
-from benchmarks.scorers.statistics import fleiss_kappa
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
 else:
     np = LazyModule("numpy")
 
@@ -70,3 +71,25 @@ def panel_verdicts(sample_score: SampleScore) -> list[str]:
             f"metadata, missing for sample {sample_score.sample_id}"
         )
     return [str(judge["grade"]) for judge in judges]
+
+
+def fleiss_kappa(counts: npt.ArrayLike) -> float:
+    """Fleiss' (1971) kappa from a subjects x categories table of rating counts.
+
+    Every subject must have the same number of ratings (at least 2). NaN when
+    all ratings fall in one category.
+    """
+    table = np.asarray(counts, dtype=float)
+    if table.ndim != 2 or table.shape[0] == 0:
+        raise ValueError(f"Fleiss' kappa needs a subjects x categories table, got {table.shape}.")
+    raters = table.sum(axis=1)
+    if not np.all(raters == raters[0]) or raters[0] < 2:
+        raise ValueError("Fleiss' kappa needs the same number (>= 2) of ratings for every subject.")
+    m = raters[0]
+    per_subject = ((table**2).sum(axis=1) - m) / (m * (m - 1))
+    observed = per_subject.mean()
+    shares = table.sum(axis=0) / table.sum()
+    chance = float((shares**2).sum())
+    if chance >= 1.0:
+        return math.nan
+    return float((observed - chance) / (1 - chance))

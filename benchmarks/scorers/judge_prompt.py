@@ -53,9 +53,8 @@ INSPECT_EVALS_VERIFIED_GRADER_TEMPLATE = (
     .read_bytes()
     .decode("utf-8")
 )
-# The judge prompts a task's grader_prompt names: SimpleQA's and SimpleQA Verified's.
-SimpleQAGraderPrompt = Literal["simple_evals", "inspect_evals"]
-VerifiedGraderPrompt = Literal["simple_evals", "paper", "inspect_evals"]
+# The judge prompts a task's grader_prompt names, SimpleQA's and SimpleQA Verified's (the
+# names: SimpleQAGraderPrompt and VerifiedGraderPrompt of their profiles modules).
 SIMPLEQA_GRADER_PROMPTS: dict[str, str] = {
     "simple_evals": GRADER_TEMPLATE,
     "inspect_evals": INSPECT_EVALS_GRADER_TEMPLATE,

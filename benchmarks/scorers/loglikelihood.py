@@ -8,9 +8,9 @@ from __future__ import annotations
 from inspect_ai.scorer import CORRECT, INCORRECT, Score, Scorer, Target, accuracy, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from benchmarks.data.records import option_letters
 from benchmarks.runtime.registry_names import also_by_short_name, namespaced
 from benchmarks.solvers.loglikelihood import SCORES_KEY
-from benchmarks.solvers.mcq import option_letters
 
 
 @also_by_short_name

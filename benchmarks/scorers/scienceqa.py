@@ -11,8 +11,8 @@ The paper's columns, by its names and rules:
 - ``G1-6``, ``G7-12``: grades 1 to 6, 7 to 12.
 
 TXT and IMG overlap (a question with both counts in each), as in the paper. Each
-sample records the columns it counts in (``paper_columns``), which both the metric
-and ``benchmarks.compare`` read.
+sample records the columns it counts in (``paper_columns`` of
+``benchmarks/data/scienceqa.py``), which both the metric and ``benchmarks.compare`` read.
 """
 
 from __future__ import annotations
@@ -30,48 +30,9 @@ from inspect_ai.scorer import (
     value_to_float,
 )
 
-from benchmarks.data.scienceqa_shape import grade_band
+from benchmarks.data.scienceqa import BREAKDOWNS, PAPER_COLUMNS
 from benchmarks.runtime.registry_names import namespaced
-from benchmarks.scorers.letters import parse_failure_rate
-
-# The dataset's subject -> the paper's column.
-SUBJECT_COLUMNS = {"natural science": "NAT", "social science": "SOC", "language science": "LAN"}
-# Sample metadata field -> the paper's columns it holds, in the paper's order. A field
-# holds one column, or for the context the list of those the question counts in.
-BREAKDOWNS = {
-    "paper_subject": ("NAT", "SOC", "LAN"),
-    "paper_context": ("TXT", "IMG", "NO"),
-    "paper_grade": ("G1-6", "G7-12"),
-}
-PAPER_COLUMNS = tuple(column for columns in BREAKDOWNS.values() for column in columns)
-
-
-def paper_columns(
-    subject: str, has_hint: bool, has_image: bool, grade: str
-) -> dict[str, str | list[str] | None]:
-    """The sample metadata naming the paper's columns a question counts in (its
-    ``BREAKDOWNS`` fields): ``paper_subject`` (None for a subject outside the three),
-    ``paper_context`` (``["TXT", "IMG"]`` with a hint and an image), ``paper_grade``."""
-    context = [name for name, has in (("TXT", has_hint), ("IMG", has_image)) if has]
-    return {
-        "paper_subject": SUBJECT_COLUMNS.get(subject),
-        "paper_context": context or ["NO"],
-        "paper_grade": grade_band(grade),
-    }
-
-
-def paper_columns_of_former_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """The metadata of a sample of task version 1.2.0 or earlier, which held ``subject``,
-    ``has_hint``, ``has_image`` and ``grade`` but not the paper's columns, with them added."""
-    return {
-        **metadata,
-        **paper_columns(
-            str(metadata.get("subject")),
-            bool(metadata.get("has_hint")),
-            bool(metadata.get("has_image")),
-            str(metadata.get("grade")),
-        ),
-    }
+from benchmarks.scorers.mcq_scorer import parse_failure_rate
 
 
 def scienceqa_metrics() -> list[Metric | dict[str, list[Metric]]]:

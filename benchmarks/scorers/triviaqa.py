@@ -11,7 +11,6 @@ normalize differently from the official script.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
 
 from inspect_ai.scorer import (
     Metric,
@@ -28,9 +27,9 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from benchmarks.profiles.triviaqa import AnswerExtraction, TriviaQAMetric
 from benchmarks.runtime.registry_names import also_by_short_name, namespaced
 from benchmarks.scorers.answer_matching import (
-    AnswerExtraction,
     best_match,
     extract_short_answer,
     lm_eval_exact_match,
@@ -38,8 +37,6 @@ from benchmarks.scorers.answer_matching import (
     normalize_answer,
 )
 from benchmarks.scorers.model_outputs import candidate_note
-
-TriviaQAMetric = Literal["normalized_alias_exact_match", "alias_exact_match", "lm_eval_exact_match"]
 
 # metric -> (the alias a prediction matches, or None; which aliases)
 MATCH_RULES: dict[str, tuple[Callable[[str, list[str]], str | None], str]] = {

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from benchmarks.runtime.argument_types import positive
-from benchmarks.runtime.log_files import LogError
+from benchmarks.shards.log_files import LogError
 
 
 def parser() -> argparse.ArgumentParser:

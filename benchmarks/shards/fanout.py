@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from benchmarks.runtime.log_files import LogError
+from benchmarks.shards.log_files import LogError
 from benchmarks.shards.merged_output import SHARDS_SUFFIX, merge
 
 # inspect eval options a shard process cannot take: each is refused with the reason

@@ -40,7 +40,7 @@ from inspect_ai.model import ModelUsage
 
 from benchmarks.data.shards import SHARD_ARGUMENT, Shard
 from benchmarks.runtime.inspect_private import GENERATE_CONFIG_FIELDS_TO_EXCLUDE
-from benchmarks.runtime.log_files import FoundLog, LogError, file_size, found_logs
+from benchmarks.shards.log_files import FoundLog, LogError, file_size, found_logs
 
 # The run options that change what a sample may do, so shards must share them.
 LIMITS = ("message_limit", "token_limit", "time_limit", "working_limit", "cost_limit")

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from inspect_ai.log import EvalLog, write_eval_log
 
-from benchmarks.runtime.log_files import LogError, display_path, is_folder
+from benchmarks.shards.log_files import LogError, display_path, is_folder
 from benchmarks.shards.merge import ShardRun, merged_log, shard_runs
 
 SHARDS_SUFFIX = ".shards"

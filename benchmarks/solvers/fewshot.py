@@ -30,6 +30,7 @@ from typing import Any
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from benchmarks.data.fewshot_draws import FEWSHOT_KEY
 from benchmarks.models.server_checks import sends_one_prompt
 from benchmarks.runtime.registry_names import namespaced
 
@@ -37,8 +38,6 @@ from benchmarks.runtime.registry_names import namespaced
 # fewshot_delimiter), which TriviaQA keeps.
 TARGET_DELIMITER = " "
 FEWSHOT_DELIMITER = "\n\n"
-# The sample metadata key holding the ids of a sample's demonstrations.
-FEWSHOT_KEY = "fewshot"
 
 # A demonstration: the fields its block is filled with, and "answer".
 Demonstration = Mapping[str, str]

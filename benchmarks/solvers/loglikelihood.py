@@ -50,7 +50,7 @@ needs ``/tokenize``). Any other provider is refused before a request is sent.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from inspect_ai.model import (
     ChatMessage,
@@ -62,7 +62,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from benchmarks.data.sample_keys import REQUESTS_KEY
+from benchmarks.data.records import REQUESTS_KEY
 from benchmarks.models.completions_endpoint import tokenize
 from benchmarks.models.echo_completions import (
     CHOICES,
@@ -77,6 +77,7 @@ from benchmarks.models.server_checks import (
     require_server,
     sends_one_prompt,
 )
+from benchmarks.profiles.winogrande import LoglikelihoodRequest
 from benchmarks.runtime.registry_names import namespaced
 
 SCORES_KEY = "option_loglikelihoods"
@@ -91,7 +92,6 @@ TEXT_ECHO_CONFIG = GenerateConfig(
 )
 # The same token ids, the log-probabilities read from vLLM's (and SGLang's) prompt_logprobs.
 PROMPT_LOGPROBS_CONFIG = GenerateConfig(max_tokens=1, temperature=0.0, seed=1234, prompt_logprobs=1)
-LoglikelihoodRequest = Literal["token_ids", "prompt_logprobs", "text"]
 # What each request path needs of the server, checked before the first sample.
 TEXT_INSTEAD = "-T loglikelihood_request=text (lm-evaluation-harness's gguf client)"
 NEEDS: dict[LoglikelihoodRequest, Need] = {

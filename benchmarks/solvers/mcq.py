@@ -25,17 +25,11 @@ from typing import Any
 from inspect_ai.model import ChatMessageUser, Content, ContentImage, ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from benchmarks.data.records import option_letters
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.solvers.fewshot import DemonstrationDraw, Demonstrations, replace_user_message
 
 DEMONSTRATION_SEPARATOR = "\n\n"
-
-
-def option_letters(count: int) -> list[str]:
-    """``A``, ``B``, ... for ``count`` options."""
-    if not 1 <= count <= len(string.ascii_uppercase):
-        raise ValueError(f"cannot letter {count} options (1 to 26 supported)")
-    return list(string.ascii_uppercase[:count])
 
 
 def render_options(choices: Sequence[str], line: str = "{letter}) {choice}") -> str:

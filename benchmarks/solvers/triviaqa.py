@@ -1,97 +1,19 @@
-"""TriviaQA's prompt parts: the question block and its demonstrations.
+"""TriviaQA's prompt parts: the template of a question or demonstration block.
 
-Two formats: this project's (``canonical``: ``Question: ...\nAnswer:``,
-demonstrations answered with ``answer.value``) and lm-evaluation-harness
-0.4.13's (``lm_eval``: ``?`` appended, the first alias as the answer).
-``fewshot_prompt`` renders each sample's drawn demonstrations (row ids, drawn
-while loading: ``triviaqa_data``) from ``TriviaQADemonstrations``.
+The block is the prompt format's (``PROMPT_FORMATS`` of
+``benchmarks/data/triviaqa_demonstrations.py``), after the evidence with
+``include_evidence``; ``fewshot_prompt`` fills it for the demonstrations and the question.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from benchmarks.data.triviaqa_demonstrations import PROMPT_FORMATS
 
-from benchmarks.data.records import field, field_problem, string_list
-from benchmarks.data.rows import PreparedColumns
-from benchmarks.runtime.errors import DataError
-
-# prompt_format -> (block template, demonstration answer field); the draw
-# follows the format (lm_eval: LmEvalDraws).
-PROMPT_FORMATS: dict[str, tuple[str, str]] = {
-    "canonical": ("Question: {question}\nAnswer:", "value"),
-    # lm-evaluation-harness 0.4.13 tasks/triviaqa/default.yaml: doc_to_text
-    # appends "?" to every question; doc_to_target is the alias list, of which a
-    # demonstration shows the first (api/task.py 1092-1102).
-    "lm_eval": ("Question: {question}?\nAnswer:", "first_alias"),
-}
 # Before a block, with the evidence field of include_evidence.
 EVIDENCE_FIELD = "{evidence}"
-EVIDENCE_TEMPLATE = "Evidence: {evidence}\n"
 
 
 def block_template(prompt_format: str, include_evidence: bool) -> str:
     """The template of one demonstration or question block."""
     template = PROMPT_FORMATS[prompt_format][0]
     return EVIDENCE_FIELD + template if include_evidence else template
-
-
-class TriviaQADemonstrations(Mapping[int, dict[str, str]]):
-    """The few-shot split's rows as demonstrations: ``question``, ``answer`` (the value,
-    or the first alias) and, with evidence, ``evidence``; checked when read."""
-
-    def __init__(self, rows: PreparedColumns, prompt_format: str, include_evidence: bool) -> None:
-        self.rows = rows
-        self.first_alias = PROMPT_FORMATS[prompt_format][1] == "first_alias"
-        self.include_evidence = include_evidence
-        # Rows a demonstration cannot be made of, found in one pass over the columns (a
-        # fraction of checking each drawn row); reading one raises its error.
-        answers = rows.columns["aliases" if self.first_alias else "value"]
-        readable = _alias_lists if self.first_alias else _strings
-        self.unusable = (
-            set(rows.errors)
-            | _positions_not(_strings, rows.columns["question"])
-            | _positions_not(readable, answers)
-        )
-
-    def check(self, indices: Iterable[int]) -> None:
-        """Raise the error of the first of ``indices`` no demonstration can be made of."""
-        for index in indices:
-            if index in self.unusable:
-                self[index]
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(range(len(self.rows)))
-
-    def __getitem__(self, index: int) -> dict[str, str]:
-        record = self.rows.record(index)
-        try:
-            question = field(record, "question", str)
-            if self.first_alias:
-                answer = string_list(record, "aliases", label="answer.aliases")[0]
-            else:
-                answer = field({"answer.value": record["value"]}, "answer.value", str)
-        except (KeyError, TypeError, ValueError) as ex:
-            raise DataError(f"{self.rows.at(index)}: {field_problem(ex)}") from ex
-        demonstration = {"question": question, "answer": answer}
-        if self.include_evidence:
-            demonstration["evidence"] = record["evidence"]
-        return demonstration
-
-
-def _strings(values: list[Any]) -> list[bool]:
-    return [isinstance(value, str) for value in values]
-
-
-def _alias_lists(values: list[Any]) -> list[bool]:
-    return [
-        isinstance(value, list) and bool(value) and all(isinstance(a, str) for a in value)
-        for value in values
-    ]
-
-
-def _positions_not(test: Callable[[list[Any]], list[bool]], values: list[Any]) -> set[int]:
-    return {position for position, ok in enumerate(test(values)) if not ok}

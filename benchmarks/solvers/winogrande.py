@@ -16,14 +16,14 @@ from typing import Any
 from inspect_ai.solver import Solver
 
 from benchmarks.data.fewshot_draws import SeededDraws, ShuffledHeadDraws
-from benchmarks.data.records import field, field_problem
+from benchmarks.data.records import field_problem
 from benchmarks.data.rows import PreparedColumns
+from benchmarks.data.winogrande import read_question
 from benchmarks.profiles.winogrande import FewshotDraw, PromptFormat
 from benchmarks.runtime.errors import DataError
 from benchmarks.solvers.mcq import mcq_prompt
 from benchmarks.solvers.winogrande_inspect_evals import inspect_evals_winogrande_prompt
 
-ANSWER_LETTERS = {"1": "A", "2": "B"}
 QUESTION_TEMPLATE = (
     "Answer the following multiple choice question. The entire content of your response "
     "should be of the following format: 'ANSWER: [LETTER]' (without quotes) where [LETTER] "
@@ -63,18 +63,6 @@ def winogrande_prompt(demonstrations: WinograndeDemonstrations | None = None) ->
     )
 
 
-def read_question(record: dict[str, Any]) -> tuple[str, list[str], str]:
-    """The sentence, the two options and the target letter of one row."""
-    sentence = _non_empty_string(record, "sentence")
-    options = [_non_empty_string(record, "option1"), _non_empty_string(record, "option2")]
-    answer = record.get("answer")
-    letter = ANSWER_LETTERS.get(answer) if isinstance(answer, str) else None
-    if letter is None:
-        hint = " (answers are empty in the test split)" if answer == "" else ""
-        raise ValueError(f"field 'answer' should be '1' or '2', got {answer!r:.60}{hint}")
-    return sentence, options, letter
-
-
 class WinograndeDemonstrations(Mapping[int, dict[str, Any]]):
     """The train split's rows as demonstrations (``question``, ``choices``, ``answer``),
     and the draw of each evaluated question (``draw``: a rule of ``DRAWS``)."""
@@ -106,10 +94,3 @@ class WinograndeDemonstrations(Mapping[int, dict[str, Any]]):
                 raise
             raise DataError(f"{self.rows.at(index)}: {field_problem(ex)}") from ex
         return {"question": sentence, "choices": options, "answer": letter}
-
-
-def _non_empty_string(record: dict[str, Any], name: str) -> str:
-    value = field(record, name, str)
-    if not value.strip():
-        raise ValueError(f"field {name!r} is empty")
-    return value

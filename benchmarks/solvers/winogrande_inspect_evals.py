@@ -27,10 +27,11 @@ from typing import Any
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from benchmarks.data.records import option_letters
 from benchmarks.runtime.inspect_private import format_template
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.solvers.fewshot import DemonstrationDraw, replace_user_message
-from benchmarks.solvers.mcq import option_letters, render_options
+from benchmarks.solvers.mcq import render_options
 
 BLANK = "[BLANK]"
 SYSTEM_TEMPLATE = (

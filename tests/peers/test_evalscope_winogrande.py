@@ -11,7 +11,7 @@ the messages sent, the letter parsed, the verdict; then the accuracy.
 A second test runs ``parse_answers`` from the source of every evalscope release that
 ``answer_parse`` names (``evalscope_<release>``, 1.11.0 to 1.14.0; ``evalscope``, 1.14.1)
 on the same replies and on generated ones, against
-``benchmarks.scorers.letter_parsers.parse_evalscope_answer``.
+``benchmarks.scorers.letter_reading.parse_evalscope_answer``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import zipfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from benchmarks.scorers.letter_parsers import (
+from benchmarks.scorers.letter_reading import (
     EVALSCOPE_RELEASES,
     parse_answer_marker,
     parse_evalscope_answer,

@@ -22,7 +22,7 @@ from benchmarks.data.images import scaled_size
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.split_reader import DataError
 from benchmarks.scienceqa import grade_band, record_to_sample, scienceqa
-from benchmarks.scorers.letter_parsers import parse_option_letter
+from benchmarks.scorers.letter_reading import parse_option_letter
 from benchmarks.solvers.prompt_preview import prompt_messages, prompt_text
 from tests.prompts import prompt
 from tests.scripted import last_user_text, scripted_model
@@ -614,7 +614,8 @@ def test_paper_columns_in_the_papers_order_whatever_the_sample_order() -> None:
     questions (no NO question here, no G7-12) is left out rather than reported as 0."""
     from inspect_ai.scorer import SampleScore, Score
 
-    from benchmarks.scorers.scienceqa import paper_column_accuracy, paper_columns
+    from benchmarks.data.scienceqa import paper_columns
+    from benchmarks.scorers.scienceqa import paper_column_accuracy
 
     rows = [  # subject, hint, image, grade, verdict
         ("social science", True, False, "grade3", "C"),
@@ -647,7 +648,7 @@ def test_paper_columns_in_the_papers_order_whatever_the_sample_order() -> None:
 def test_a_former_versions_metadata_gets_the_paper_columns() -> None:
     """Versions up to 1.2.0 recorded ``context_type`` (IMG, else TXT, else NO) and
     ``grade_band``; compare derives the paper's columns from the raw fields."""
-    from benchmarks.scorers.scienceqa import paper_columns_of_former_metadata
+    from benchmarks.data.scienceqa import paper_columns_of_former_metadata
 
     former = {
         "has_image": True,

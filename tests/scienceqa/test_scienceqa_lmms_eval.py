@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.scorers.letter_parsers import parse_option_letter
+from benchmarks.scorers.letter_reading import parse_option_letter
 from tests.inspect_cli import config_log
 from tests.loopback_server import LoopbackServer
 

@@ -20,8 +20,8 @@ from inspect_ai.model import ChatMessage
 from benchmarks.compare import CompareError, judge_agreement
 from benchmarks.compare.tasks import GRADE_OF_VALUE_KEY
 from benchmarks.scorers.judge import simpleqa_scorer
+from benchmarks.scorers.judge_agreement import fleiss_kappa
 from benchmarks.scorers.simpleqa import GRADE_VALUE_KEYS
-from benchmarks.scorers.statistics import fleiss_kappa
 from benchmarks.simpleqa import simpleqa
 from tests.scripted import last_user_text, scripted_model
 from tests.test_compare import FAST, cli

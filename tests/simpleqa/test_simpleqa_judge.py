@@ -17,7 +17,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ChatMessage, Model
 
 from benchmarks.scorers.judge import JUDGE_FAILURE, panel_grade, simpleqa_scorer
-from benchmarks.scorers.statistics import fleiss_kappa
+from benchmarks.scorers.judge_agreement import fleiss_kappa
 from benchmarks.simpleqa import simpleqa
 from benchmarks.simpleqa_verified import simpleqa_verified, simpleqa_verified_scorer
 from tests.loopback_server import LoopbackServer

@@ -806,7 +806,7 @@ def test_token_ids_are_the_servers_left_truncated_with_the_end_of_text_stop(
             log_dir=str(tmp_path),
             display="none",
             max_retries=1,
-            max_tokens=2040,  # MAX_LENGTH 2048 less these: the prompt keeps its last 8 tokens
+            max_tokens=2040,  # CONTEXT_LENGTH 2048 less these: the prompt keeps its last 8 tokens
             limit=2,
         )
         sent, tokenized = list(server.requests), list(server.tokenizer_requests)

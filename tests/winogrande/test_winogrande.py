@@ -16,7 +16,7 @@ from inspect_ai import eval
 from inspect_ai.model import ChatMessage
 
 from benchmarks.data.split_reader import DataError, DataUnavailableError
-from benchmarks.scorers.letter_parsers import parse_answer_marker
+from benchmarks.scorers.letter_reading import parse_answer_marker
 from benchmarks.winogrande import winogrande
 from tests.prompts import prompt, prompts_of
 from tests.scripted import last_user_text, replies_by_prompt, scripted_model

@@ -13,7 +13,7 @@ import pytest
 from inspect_ai import eval
 
 from benchmarks.profiles.winogrande import AnswerParse
-from benchmarks.scorers.letter_parsers import (
+from benchmarks.scorers.letter_reading import (
     EVALSCOPE_RELEASES,
     LETTER_PARSERS,
     parse_evalscope_answer,

@@ -15,7 +15,7 @@ from inspect_ai import eval
 from inspect_ai.model import ChatMessage
 
 from benchmarks.data.fewshot_draws import ShuffledHeadDraws
-from benchmarks.scorers.letter_parsers import parse_inspect_choice
+from benchmarks.scorers.letter_reading import parse_inspect_choice
 from benchmarks.winogrande import winogrande
 from tests.prompts import prompt
 from tests.scripted import scripted_model

@@ -1,6 +1,6 @@
 """The multiple-choice scorer: the option letter read from the reply against the target.
 
-How the letter is read is the task's choice among ``LETTER_PARSERS`` (letter_parsers.py).
+How the letter is read is the task's choice among ``LETTER_PARSERS`` (letter_reading.py).
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from benchmarks.data.records import option_letters
 from benchmarks.runtime.registry_names import also_by_short_name, namespaced
-from benchmarks.scorers.letter_parsers import LETTER_PARSERS
+from benchmarks.scorers.letter_reading import LETTER_PARSERS
 from benchmarks.scorers.model_outputs import candidate_note
-from benchmarks.solvers.mcq import option_letters
 
 NO_ANSWER = "no answer parsed"
 

@@ -21,12 +21,10 @@ from pathlib import Path
 
 from inspect_ai.dataset import Sample
 
+from benchmarks.data.fewshot_draws import FEWSHOT_KEY
 from benchmarks.runtime.errors import TaskParameterError
 
 EVAL_COMMANDS = ("eval", "eval-set")
-# The sample metadata key holding the ids of a sample's demonstrations
-# (benchmarks.solvers.fewshot.FEWSHOT_KEY, not imported: data modules import this one).
-FEWSHOT_KEY = "fewshot"
 
 
 def command_line_solver(argv: list[str] | None = None) -> str | None:

@@ -33,7 +33,8 @@ The methods, and why each was chosen:
   agreement for nominal scales", Educational and Psychological Measurement
   20, 1960); of several raters: Fleiss' (1971) kappa (J. L. Fleiss,
   "Measuring nominal scale agreement among many raters", Psychological
-  Bulletin 76, 1971).
+  Bulletin 76, 1971), in ``benchmarks.scorers.judge_agreement``, whose metric
+  computes it during a run.
 
 The exact binomial tail is computed with integer arithmetic, so scipy is not
 needed at run time (the tests use it as an independent oracle).
@@ -179,28 +180,6 @@ def cohen_kappa(confusion: npt.ArrayLike) -> float:
         return math.nan
     observed = np.trace(table) / total
     chance = float(table.sum(axis=1) @ table.sum(axis=0)) / total**2
-    if chance >= 1.0:
-        return math.nan
-    return float((observed - chance) / (1 - chance))
-
-
-def fleiss_kappa(counts: npt.ArrayLike) -> float:
-    """Fleiss' (1971) kappa from a subjects x categories table of rating counts.
-
-    Every subject must have the same number of ratings (at least 2). NaN when
-    all ratings fall in one category.
-    """
-    table = np.asarray(counts, dtype=float)
-    if table.ndim != 2 or table.shape[0] == 0:
-        raise ValueError(f"Fleiss' kappa needs a subjects x categories table, got {table.shape}.")
-    raters = table.sum(axis=1)
-    if not np.all(raters == raters[0]) or raters[0] < 2:
-        raise ValueError("Fleiss' kappa needs the same number (>= 2) of ratings for every subject.")
-    m = raters[0]
-    per_subject = ((table**2).sum(axis=1) - m) / (m * (m - 1))
-    observed = per_subject.mean()
-    shares = table.sum(axis=0) / table.sum()
-    chance = float((shares**2).sum())
     if chance >= 1.0:
         return math.nan
     return float((observed - chance) / (1 - chance))
