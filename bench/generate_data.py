@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.data_files import count_rows
+from bench.common.data_files import count_rows
 from bench.workloads import workloads
 
 # 2: a random stream of its own per benchmark, and SimpleQA Verified's file.

@@ -22,7 +22,7 @@ import pytest
 from inspect_ai.model import ContentImage
 from PIL import Image
 
-from bench.case_tasks import make_task
+from bench.common.case_tasks import make_task
 from bench.generate_data import generate, scaled_sizes
 from bench.workloads import cases, workloads
 from bench.workloads.scienceqa import PARQUET as SCIENCEQA_PARQUET

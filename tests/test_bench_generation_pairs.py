@@ -1,10 +1,10 @@
-"""bench.generation_pairs: alternated order, per-pair ratios and gaps, the report's rows."""
+"""bench.overhead: alternated order, per-pair ratios and gaps, the report's rows."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bench.generation_pairs import WITH_BARE_META, pair_order, report, summarize_pairs
+from bench.overhead.pairs import WITH_BARE_META, pair_order, report, summarize_pairs
 
 
 def run(wall: float, cpu: float, rss: float = 200.0, samples: int = 100) -> dict[str, Any]:

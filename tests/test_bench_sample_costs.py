@@ -1,4 +1,4 @@
-"""bench.sample_costs (stacks to categories, ms a sample) and bench/measured_child.py (the
+"""bench.attribution (stacks to categories, ms a sample) and bench/common/wait4_command.py (the
 command's own CPU and peak memory, not the bench's)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.http_runs import MEASURED_CHILD
-from bench.sample_costs import category, per_sample, read_profile
+from bench.attribution.sample_costs import category, per_sample, read_profile
+from bench.common.http_runs import WAIT4_COMMAND
 
 SITE = "/venv/lib/python3.11/site-packages"
 
@@ -60,14 +60,14 @@ def test_counts_become_cpu_milliseconds_a_sample(tmp_path: Path) -> None:
     assert per_sample(dict(counts), 100) == expected
 
 
-def test_measured_child_reports_the_commands_own_peak_not_the_parents(tmp_path: Path) -> None:
+def test_wait4_command_reports_the_commands_own_peak_not_the_parents(tmp_path: Path) -> None:
     # the parent holds 400 MB when it starts the measured child: Linux would carry that peak
-    # into a child it forks, but not into the command measured_child starts
+    # into a child it forks, but not into the command wait4_command starts
     held = bytearray(400 * 1024 * 1024)
     out = tmp_path / "used.json"
     command = [sys.executable, "-c", "x = bytearray(100 * 1024 * 1024); print(len(x))"]
     done = subprocess.run(
-        [sys.executable, str(MEASURED_CHILD), str(out), "--", *command],
+        [sys.executable, str(WAIT4_COMMAND), str(out), "--", *command],
         capture_output=True,
         text=True,
         check=False,
@@ -80,9 +80,9 @@ def test_measured_child_reports_the_commands_own_peak_not_the_parents(tmp_path: 
     del held
 
 
-def test_measured_child_passes_the_commands_exit_code_on(tmp_path: Path) -> None:
+def test_wait4_command_passes_the_commands_exit_code_on(tmp_path: Path) -> None:
     out = tmp_path / "used.json"
     command = [sys.executable, "-c", "raise SystemExit(3)"]
-    done = subprocess.run([sys.executable, str(MEASURED_CHILD), str(out), "--", *command])
+    done = subprocess.run([sys.executable, str(WAIT4_COMMAND), str(out), "--", *command])
     assert done.returncode == 3
     assert json.loads(out.read_text(encoding="utf-8"))["returncode"] == 3

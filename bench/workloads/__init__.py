@@ -5,8 +5,8 @@ ending with ``WORKLOAD = Workload(...)``, generates its data at the upstream siz
 benchmark without one is measured on its bundled sample (``bundled_workload``: no files
 generated, ``bundled_sample=true``), so a new benchmark is in the bench from the start;
 its own module makes the measurement full-size. ``case()`` reads these modules alone,
-without importing any benchmark: ``bench.measure`` times the import of the benchmark
-module itself.
+without importing any benchmark: ``bench.construction.fresh_process`` times the import of
+the benchmark module itself.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class Case:
     ``key`` names the case in results (the benchmark's name for its main case);
     ``reply`` is the scripted model's answer, ``grader_reply`` the scripted
     judge's (judged benchmarks only); ``image_rows``: the case evaluates image rows;
-    ``construct_modes``: the task-construction measurements ``bench.run`` makes.
+    ``construct_modes``: the task-construction measurements ``bench.construction`` makes.
     """
 
     key: str

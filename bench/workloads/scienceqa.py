@@ -1,6 +1,6 @@
 """ScienceQA: ``scienceqa/test.parquet`` in the schema of ``derek-thomas/ScienceQA`` split
 ``test`` (``image`` the ``datasets`` Image feature), 2,017 of its 4,241 rows with a PNG of
-200-700 px sides (bench/synthetic_images.py). Two cases: every row, and the image rows."""
+200-700 px sides (bench/common/synthetic_images.py). Two cases: every row, and the image rows."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bench.data_files import read_jsonl, write_parquet
-from bench.synthetic_images import draw_images
-from bench.synthetic_text import paragraph, sentence, words
+from bench.common.data_files import read_jsonl, write_parquet
+from bench.common.synthetic_images import draw_images
+from bench.common.synthetic_text import paragraph, sentence, words
 from bench.workloads import Case, Workload
 
 PARQUET = "scienceqa/test.parquet"

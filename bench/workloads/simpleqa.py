@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bench.data_files import write_csv
-from bench.synthetic_text import cycle, words
+from bench.common.data_files import write_csv
+from bench.common.synthetic_text import cycle, words
 from bench.workloads import GRADER_REPLY, Case, Workload
 
 CSV = "simpleqa/simple_qa_test_set.csv"

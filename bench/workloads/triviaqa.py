@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bench.data_files import read_jsonl, write_jsonl, write_parquet
-from bench.synthetic_text import NAME_PARTS, VOCABULARY, cycle, words
+from bench.common.data_files import read_jsonl, write_jsonl, write_parquet
+from bench.common.synthetic_text import NAME_PARTS, VOCABULARY, cycle, words
 from bench.workloads import Case, Workload
 
 TRAIN = "triviaqa/train"
