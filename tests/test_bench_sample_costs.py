@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.attribution.sample_costs import category, per_sample, read_profile
+from bench.attribution.sample_costs import category, per_sample, read_stacks
 from bench.common.http_runs import WAIT4_COMMAND
 
 SITE = "/venv/lib/python3.11/site-packages"
@@ -49,11 +49,11 @@ def test_a_stack_goes_to_its_phase_else_its_innermost_component() -> None:
 
 
 def test_counts_become_cpu_milliseconds_a_sample(tmp_path: Path) -> None:
-    profile = tmp_path / "profile.txt"
+    stacks = tmp_path / "stacks.txt"
     score = frame("score", "/repo/benchmarks/scorers/triviaqa.py")
     loop = frame("_run_once", "/usr/lib/python3.11/asyncio/base_events.py")
-    profile.write_text(f"{loop};{score} 500\n{loop} 250\n{loop};{score} 250\n", encoding="utf-8")
-    counts = read_profile(profile)
+    stacks.write_text(f"{loop};{score} 500\n{loop} 250\n{loop};{score} 250\n", encoding="utf-8")
+    counts = read_stacks(stacks)
     assert counts == {"our scorer": 750, "event loop (asyncio, anyio)": 250}
     # 250 Hz: 750 samples are 3 s, over 100 samples 30 ms each
     expected = {"our scorer": 30.0, "event loop (asyncio, anyio)": 10.0}

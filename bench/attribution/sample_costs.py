@@ -12,7 +12,7 @@ milliseconds a sample; the fixed cost of a run (imports,
 building the dataset) is spread over the samples too, and named apart.
 
 Writes ``bench/out/<name>.json`` and ``.md`` (default ``sample_costs``), with py-spy's raw
-profiles beside them (``<name>_<benchmark>_<side>.txt``), and prints the table.
+stacks beside them (``<name>_<benchmark>_<side>.txt``), and prints the table.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from bench.common.http_runs import cpu_plan, inspect_eval, pin_cpus, start_serve
 from bench.common.variants import EVERY_ROW, http_env, replies, variant_commands, write_inputs
 from bench.generate_data import DATA_DIR, default_seed_dir
 from bench.generate_data import generate as generate_data
-from bench.workloads import case
+from bench.workloads import case, chosen_cases
 
 OUT_DIR = Path(__file__).resolve().parents[1] / "out"
 RATE = 250  # samples a second
@@ -83,7 +83,7 @@ def category(stack: str) -> str:
     return "other"
 
 
-def read_profile(path: Path) -> Counter[str]:
+def read_stacks(path: Path) -> Counter[str]:
     """py-spy's raw (collapsed) output: sampled counts by category."""
     counts: Counter[str] = Counter()
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -100,7 +100,7 @@ def py_spy() -> str:
     return found
 
 
-def profiled_eval(
+def sampled_eval(
     key: str, command: tuple[str, dict[str, Any], list[str]], env: dict[str, str], out: Path
 ) -> dict[str, Any]:
     """One ``inspect eval`` under py-spy; its run record and sampled counts."""
@@ -108,7 +108,7 @@ def profiled_eval(
     wrapper = [py_spy(), "record", "--format", "raw", "--rate", str(RATE), "--nonblocking"]
     wrapper += ["--threads", "--full-filenames", "--output", str(out), "--"]
     run = inspect_eval(task, config, key, case(key), options, env, wrapper)
-    run["counts"] = dict(read_profile(out)) if out.exists() else {}
+    run["counts"] = dict(read_stacks(out)) if out.exists() else {}
     return run
 
 
@@ -150,11 +150,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=1500)
     parser.add_argument("--connections", type=int, default=32)
-    parser.add_argument("--only", default="triviaqa,winogrande,scienceqa_image,simpleqa")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated cases (default: every case of every benchmark of the catalog)",
+    )
     parser.add_argument("--options", default="", help="more `inspect eval` options, quoted")
     parser.add_argument("--data", type=Path, default=DATA_DIR)
     parser.add_argument("--name", default="sample_costs", help="bench/out/<name>.json, .md")
     args = parser.parse_args(argv)
+    try:
+        keys = chosen_cases(args.only)
+    except ValueError as error:
+        parser.error(str(error))
     py_spy()
     generate_data(args.data, seed_dir=default_seed_dir())
     options = ["--limit", str(args.samples), "--max-connections", str(args.connections)]
@@ -173,13 +181,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     OUT_DIR.mkdir(exist_ok=True)
     try:
         with tempfile.TemporaryDirectory(prefix="bench-costs-") as tmp:
-            for key in [key for key in args.only.split(",") if key]:
+            for key in keys:
                 inputs = write_inputs(key, EVERY_ROW, Path(tmp), args.data)
                 commands = variant_commands(key, inputs, args.data, env, options)
                 sides: dict[str, Any] = {}
                 for side in ("ours", "bare"):
                     raw = OUT_DIR / f"{args.name}_{key}_{side}.txt"
-                    run = profiled_eval(key, commands[side], env, raw)
+                    run = sampled_eval(key, commands[side], env, raw)
                     if run.get("status") != "ok":
                         raise SystemExit(f"{key} {side} failed: {run.get('output_tail', '')}")
                     samples = run.get("samples", args.samples)

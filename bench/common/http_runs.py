@@ -166,7 +166,7 @@ def inspect_eval(
     shards: int = 1,
 ) -> dict[str, Any]:
     """One ``inspect eval`` of ``task`` against the loopback server (run by ``wrapper``, a
-    profiler, when given), or ``shards`` of them and their merge (``python -m
+    sampler such as py-spy, when given), or ``shards`` of them and their merge (``python -m
     benchmarks.shards eval``)."""
     work = Path(tempfile.mkdtemp(prefix="bench-http-"))
     try:

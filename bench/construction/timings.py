@@ -24,7 +24,7 @@ from bench.common.case_tasks import LIMIT
 from bench.common.child_runs import machine, python_startup, run_child, summarize_construct
 from bench.construction.report import report
 from bench.generate_data import DATA_DIR, default_seed_dir, generate
-from bench.workloads import cases, workloads
+from bench.workloads import cases, chosen_cases, workloads
 
 OUT_DIR = Path(__file__).resolve().parents[1] / "out"
 
@@ -35,7 +35,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--repeat", type=int, default=3, help="repetitions of each construction (medians)"
     )
     parser.add_argument("--image-samples", type=int, default=100, help="ScienceQA image rows timed")
-    parser.add_argument("--only", default="", help="comma-separated benchmarks (default: all)")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated cases (default: every case of every benchmark of the catalog)",
+    )
     parser.add_argument(
         "--parts",
         default="construct,scorers,images",
@@ -47,7 +51,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.repeat, args.image_samples = 1, 20
-    keys = [key for key in cases() if not args.only or key in args.only.split(",")]
+    try:
+        keys = chosen_cases(args.only)
+    except ValueError as error:
+        parser.error(str(error))
     parts = set(args.parts.split(","))
 
     def progress(message: str) -> None:

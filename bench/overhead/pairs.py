@@ -41,7 +41,7 @@ from bench.common.variants import (
 )
 from bench.generate_data import DATA_DIR, default_seed_dir
 from bench.generate_data import generate as generate_data
-from bench.workloads import case
+from bench.workloads import case, chosen_cases
 
 OUT_DIR = Path(__file__).resolve().parents[1] / "out"
 SIDES = ("ours", "bare")
@@ -196,7 +196,11 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=1500)
     parser.add_argument("--pairs", type=int, default=4)
     parser.add_argument("--connections", type=int, default=32)
-    parser.add_argument("--only", default="triviaqa,winogrande")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated cases (default: every case of every benchmark of the catalog)",
+    )
     parser.add_argument(
         "--options", default="", help="more `inspect eval` options for both sides, quoted"
     )
@@ -229,7 +233,10 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DATA_DIR)
     parser.add_argument("--name", default="generation_pairs", help="bench/out/<name>.json, .md")
     args = parser.parse_args()
-    keys = [key for key in args.only.split(",") if key]
+    try:
+        keys = chosen_cases(args.only)
+    except ValueError as error:
+        parser.error(str(error))
     sharded = tuple(f"ours-{count}" for count in args.shards.split(",") if count)
     sides = (WITH_BARE_META if args.bare_meta else SIDES) + sharded
     started = time.perf_counter()

@@ -132,7 +132,7 @@ WORKLOAD = Workload(
     files=files,
     write=write,
     cases=(
-        Case("scienceqa", "scienceqa", task_args, reply="A"),
+        Case("scienceqa", "scienceqa", task_args, reply="A", part="test"),
         # The 2,017 test rows that have an image.
         Case(
             "scienceqa_image",
@@ -141,6 +141,7 @@ WORKLOAD = Workload(
             reply="A",
             image_rows=True,
             construct_modes=("limit10",),
+            part="image",
         ),
     ),
 )

@@ -83,6 +83,13 @@ WORKLOAD = Workload(
     files=files,
     write=write,
     cases=(
-        Case("simpleqa", "simpleqa", task_args, reply="Michio Sugeno", grader_reply=GRADER_REPLY),
+        Case(
+            "simpleqa",
+            "simpleqa",
+            task_args,
+            reply="Michio Sugeno",
+            grader_reply=GRADER_REPLY,
+            part="test",
+        ),
     ),
 )

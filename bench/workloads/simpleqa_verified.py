@@ -72,6 +72,7 @@ WORKLOAD = Workload(
             task_args,
             reply="Michio Sugeno",
             grader_reply=GRADER_REPLY,
+            part="eval",
         ),
     ),
 )

@@ -190,5 +190,5 @@ WORKLOAD = Workload(
     sizes={"train": 61_888, "validation": 7_993},
     files=files,
     write=write,
-    cases=(Case("triviaqa", "triviaqa", task_args, reply="Sunset Boulevard"),),
+    cases=(Case("triviaqa", "triviaqa", task_args, reply="Sunset Boulevard", part="validation"),),
 )

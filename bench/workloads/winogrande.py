@@ -52,5 +52,5 @@ WORKLOAD = Workload(
     sizes={"validation": 1_267},
     files=files,
     write=write,
-    cases=(Case("winogrande", "winogrande", task_args, reply="ANSWER: A"),),
+    cases=(Case("winogrande", "winogrande", task_args, reply="ANSWER: A", part="validation"),),
 )
