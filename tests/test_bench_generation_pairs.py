@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.overhead.pairs import WITH_BARE_META, pair_order, report, summarize_pairs
+from bench.common.variants import pair_order
+from bench.overhead.pairs import WITH_BARE_META, report, summarize_pairs
 
 
 def run(wall: float, cpu: float, rss: float = 200.0, samples: int = 100) -> dict[str, Any]:

@@ -11,7 +11,7 @@ category's samples over the sampling rate, divided by the run's samples, is its 
 milliseconds a sample; the fixed cost of a run (imports,
 building the dataset) is spread over the samples too, and named apart.
 
-Writes ``bench/out/<name>.json`` and ``.md`` (default ``sample_costs``), with py-spy's raw
+Writes ``bench/out/<name>.json`` and ``.md`` (default ``attribution``), with py-spy's raw
 stacks beside them (``<name>_<benchmark>_<side>.txt``), and prints the table.
 """
 
@@ -147,7 +147,9 @@ def report(results: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.attribution", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--samples", type=int, default=1500)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument(
@@ -157,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--options", default="", help="more `inspect eval` options, quoted")
     parser.add_argument("--data", type=Path, default=DATA_DIR)
-    parser.add_argument("--name", default="sample_costs", help="bench/out/<name>.json, .md")
+    parser.add_argument("--name", default="attribution", help="bench/out/<name>.json, .md")
     args = parser.parse_args(argv)
     try:
         keys = chosen_cases(args.only)

@@ -1,4 +1,4 @@
-"""The runs the throughput bench compares: ours, bare and bare + metadata, through HTTP.
+"""The sides the HTTP benches compare: ours, bare and bare + metadata, and their order.
 
 Each variant of a case is an ``inspect eval`` of a task file with its task
 arguments; ``write_inputs`` gives the bare task our samples' prompts, targets and
@@ -8,7 +8,6 @@ images (``bench.common.bare_inputs``, a child process).
 from __future__ import annotations
 
 import json
-import statistics
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +15,20 @@ from bench.common.child_runs import child_env
 from bench.common.http_runs import REPO_DIR, SERVICE
 from bench.workloads import GRADER_REPLY, case, cases
 
-VARIANTS = ["ours", "bare", "bare_meta"]
+SIDES = ("ours", "bare")
 # The bare tasks get every row of our task's dataset and the same --limit:
 # Inspect builds and holds every sample of a dataset before it applies
 # --limit, and a smaller heap makes each full garbage collection cheaper, so a
 # bare task over only the evaluated rows would be spared a cost that bare
 # Inspect over the same dataset pays too.
 EVERY_ROW = 10**9
-LOGGING_MODES: dict[str, list[str]] = {"default": [], "fast": ["--no-log-realtime"]}
+
+
+def pair_order(index: int, sides: tuple[str, ...] = SIDES) -> tuple[str, ...]:
+    """The sides rotated by ``index``, so that each goes first equally often: with two,
+    ours first in even rounds and bare first in odd ones."""
+    shift = index % len(sides)
+    return sides[shift:] + sides[:shift]
 
 
 def task_file(key: str) -> str:
@@ -43,24 +48,6 @@ def replies() -> dict[str, str]:
     texts = {key: spec.reply for key, spec in cases().items()}
     texts["grader"] = GRADER_REPLY
     return texts
-
-
-def ceiling_bodies(inputs: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Request bodies the size of a TriviaQA prompt and of a ScienceQA image prompt."""
-    import base64
-
-    bodies: dict[str, dict[str, Any]] = {}
-    for key, entry in inputs.items():
-        first = json.loads(Path(entry["inputs"]).read_text(encoding="utf-8").splitlines()[0])
-        content: Any = first["text"]
-        if first.get("image"):
-            data = base64.b64encode(Path(first["image"]).read_bytes()).decode()
-            content = [
-                {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{data}"}},
-                {"type": "text", "text": first["text"]},
-            ]
-        bodies[key] = {"model": key, "messages": [{"role": "user", "content": content}]}
-    return bodies
 
 
 def write_inputs(key: str, samples: int, work: Path, data_dir: Path) -> dict[str, Any]:
@@ -100,23 +87,6 @@ def variant_commands(
         "ours": (task_file(key), measured.task_args(data_dir), options),
         "bare": ("bench/common/bare_task.py", bare_config, options),
         "bare_meta": ("bench/common/bare_task.py", meta_config, options),
-    }
-
-
-def median_rate(runs: list[dict[str, Any]], samples: int, field: str) -> float | None:
-    values = [samples / run[field] for run in runs if run.get("status") == "ok"]
-    return statistics.median(values) if values else None
-
-
-def summarize(runs: list[dict[str, Any]], samples: int) -> dict[str, Any]:
-    ok = [run for run in runs if run.get("status") == "ok"]
-    return {
-        "runs": runs,
-        "ok": len(ok),
-        "samples_per_s": median_rate(runs, samples, "wall_s"),
-        "cpu_ms_per_sample": 1000 / rate if (rate := median_rate(runs, samples, "cpu_s")) else None,
-        "peak_rss_mb": statistics.median(r["peak_rss_mb"] for r in ok) if ok else None,
-        "error": next((r.get("output_tail", "")[-600:] for r in runs if r not in ok), None),
     }
 
 

@@ -177,7 +177,9 @@ def time_once(paths: tuple[Path, Path], settings: Settings) -> dict[str, float]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.compare", description=(__doc__ or "").split("\n\n")[0]
+    )
     parser.add_argument("--samples", type=int, default=8000, help="questions per log")
     parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples")
     parser.add_argument("--repeat", type=int, default=3, help="repetitions (medians reported)")

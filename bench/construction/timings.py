@@ -30,7 +30,9 @@ OUT_DIR = Path(__file__).resolve().parents[1] / "out"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.construction", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument(
         "--repeat", type=int, default=3, help="repetitions of each construction (medians)"
     )

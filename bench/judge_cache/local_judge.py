@@ -162,7 +162,9 @@ def inspect(args: list[str], env: dict[str, str]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.judge_cache", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--data", help="a SimpleQA CSV (default: the bundled sample)")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--prompt-rate", type=float, default=500.0, help="prompt tokens a second")

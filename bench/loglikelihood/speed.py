@@ -40,8 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.common.http_runs import REPO_DIR, lm_eval_python
+from bench.common.variants import pair_order
 from bench.loglikelihood.commands import COMPARISONS, FIXTURE, FLOORS, Comparison, Run
-from bench.overhead.pairs import pair_order
 from tests.peers.peer_env import ENV_DIR
 
 OUT = REPO_DIR / "bench" / "out" / "loglikelihood.json"
@@ -87,7 +87,9 @@ def run_side(comparison: Comparison, side: str, run: Run) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.loglikelihood", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--shots", default="0,5")
     parser.add_argument("--comparisons", default=",".join(COMPARISONS))

@@ -13,7 +13,7 @@ ratio, ours' wall time over bare's; the report is the median of those ratios
 with their range, and the same of CPU time (user + system of the process,
 from ``os.wait4``), which the other load on a shared machine disturbs less.
 
-Writes ``bench/out/generation_pairs.json`` (``--name``) (every run's raw numbers) and
+Writes ``bench/out/overhead.json`` (``--name``) (every run's raw numbers) and
 ``.md``, and prints the table.
 """
 
@@ -33,8 +33,10 @@ from bench.common.child_runs import child_env, machine
 from bench.common.http_runs import cpu_plan, inspect_eval, pin_cpus, start_server
 from bench.common.variants import (
     EVERY_ROW,
+    SIDES,
     describe,
     http_env,
+    pair_order,
     replies,
     variant_commands,
     write_inputs,
@@ -44,7 +46,6 @@ from bench.generate_data import generate as generate_data
 from bench.workloads import case, chosen_cases
 
 OUT_DIR = Path(__file__).resolve().parents[1] / "out"
-SIDES = ("ours", "bare")
 WITH_BARE_META = ("ours", "bare", "bare_meta")
 # (numerator, denominator, name) of each per-pair ratio reported
 RATIOS = (
@@ -52,13 +53,6 @@ RATIOS = (
     ("ours", "bare_meta", "ours_over_bare_meta_"),
     ("bare_meta", "bare", "bare_meta_over_bare_"),
 )
-
-
-def pair_order(index: int, sides: tuple[str, ...] = SIDES) -> tuple[str, ...]:
-    """The sides rotated by ``index``, so that each goes first equally often: with two,
-    ours first in even pairs and bare first in odd ones."""
-    shift = index % len(sides)
-    return sides[shift:] + sides[:shift]
 
 
 def spread(values: list[float]) -> dict[str, float] | None:
@@ -192,7 +186,9 @@ def report(results: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.overhead", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--samples", type=int, default=1500)
     parser.add_argument("--pairs", type=int, default=4)
     parser.add_argument("--connections", type=int, default=32)
@@ -231,7 +227,7 @@ def main() -> None:
         "(ours then cut by -T num_examples, as shards take no --limit)",
     )
     parser.add_argument("--data", type=Path, default=DATA_DIR)
-    parser.add_argument("--name", default="generation_pairs", help="bench/out/<name>.json, .md")
+    parser.add_argument("--name", default="overhead", help="bench/out/<name>.json, .md")
     args = parser.parse_args()
     try:
         keys = chosen_cases(args.only)

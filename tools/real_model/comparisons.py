@@ -194,7 +194,9 @@ COMPARISONS = {
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.real_model", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("comparison", choices=sorted(COMPARISONS))
     parser.add_argument("--server", required=True, help="the model server's root URL")
     parser.add_argument("--our-server", help="a second copy of the server for our side")
