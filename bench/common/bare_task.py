@@ -1,4 +1,4 @@
-"""The bare Inspect task the throughput bench compares each benchmark with.
+"""The bare Inspect task the overhead bench compares each benchmark with.
 
 ``inspect eval bench/common/bare_task.py -T inputs=<file>.jsonl [-T judge_template=<file>]``:
 one sample per line of ``inputs`` (written by ``bench.common.bare_inputs``

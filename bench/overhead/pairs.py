@@ -1,4 +1,4 @@
-"""Generation against bare Inspect in alternated pairs: ``python -m bench.overhead``.
+"""Our overhead against bare Inspect, in alternated rounds: ``python -m bench.overhead``.
 
 Generation "within 5 % of bare Inspect", as a user sees it:
 whole ``inspect eval`` processes, wall time from start to exit, our task file
@@ -13,8 +13,10 @@ ratio, ours' wall time over bare's; the report is the median of those ratios
 with their range, and the same of CPU time (user + system of the process,
 from ``os.wait4``), which the other load on a shared machine disturbs less.
 
-Writes ``bench/out/overhead.json`` (``--name``) (every run's raw numbers) and
-``.md``, and prints the table.
+``--bare-meta`` adds a third side, the bare task also given our samples' metadata and
+breakdowns; ``--shards`` adds our run split into processes and merged; ``--bare-rows``
+gives the bare task fewer rows (the start a user sees). Writes ``bench/out/overhead.json``
+(``--name``) (every run's raw numbers) and ``.md``, and prints the table.
 """
 
 from __future__ import annotations
