@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.compare.speed import main
+from bench.compare.log_timing import main
 from benchmarks.compare import Settings, compare_logs
 
 

@@ -1,5 +1,5 @@
-"""``python -m bench.compare``: see bench/compare/speed.py."""
+"""``python -m bench.compare``: see bench/compare/log_timing.py."""
 
-from bench.compare.speed import main
+from bench.compare.log_timing import main
 
 main()

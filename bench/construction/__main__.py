@@ -1,5 +1,5 @@
-"""``python -m bench.construction``: see bench/construction/timings.py."""
+"""``python -m bench.construction``: see bench/construction/runner.py."""
 
-from bench.construction.timings import main
+from bench.construction.runner import main
 
 main()

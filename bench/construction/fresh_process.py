@@ -27,7 +27,7 @@ RESULT_MARKER = "BENCH_RESULT "
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description="One harness measurement (see bench/construction/timings.py)."
+        description="One harness measurement (see bench/construction/runner.py)."
     )
     parser.add_argument("command", choices=("construct", "scorers", "images"))
     parser.add_argument("--benchmark", action="append", default=[])

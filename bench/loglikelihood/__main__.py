@@ -1,5 +1,5 @@
-"""``python -m bench.loglikelihood``: see bench/loglikelihood/speed.py."""
+"""``python -m bench.loglikelihood``: see bench/loglikelihood/rounds.py."""
 
-from bench.loglikelihood.speed import main
+from bench.loglikelihood.rounds import main
 
 main()

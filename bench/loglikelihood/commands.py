@@ -1,4 +1,4 @@
-"""The two sides of each log-likelihood comparison (bench/loglikelihood/speed.py): the
+"""The two sides of each log-likelihood comparison (bench/loglikelihood/rounds.py): the
 commands, each run as a fresh process against tests/completions_server.py.
 
 - ``token-ids``: ``inspect eval --run-config configs/winogrande_lm_eval.yaml --model
