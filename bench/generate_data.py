@@ -1,30 +1,26 @@
 """Deterministic full-size local datasets in the upstream schemas, for the harness.
 
-``python -m bench.generate_data`` writes, under ``bench/data/``, every benchmark's
-files at the upstream sizes, as its workload says (``bench/workloads/<name>.py``):
-TriviaQA's train and validation splits (parquet and JSON lines), SimpleQA's CSV,
-SimpleQA Verified's CSV, Winogrande's validation JSON lines and ScienceQA's test
-parquet with its images.
+``generate()`` writes, under ``bench/data/``, the files of every benchmark that has a
+workload module (``bench/workloads/<name>.py``), at the upstream sizes that module
+declares; a benchmark without one is measured on its bundled sample and gets nothing.
+Every bench command calls it first.
 
-Text is drawn from real rows of ``../shared/data`` when that folder exists
-(SimpleQA and Winogrande are then the real files, row for row) and from a
-built-in vocabulary otherwise; either way the output depends only on the seed.
-Existing outputs with the right row counts are kept (``--force`` rewrites).
+Text is drawn from real rows of ``../shared/data`` when that folder exists and from a
+built-in vocabulary otherwise; either way the output depends only on the seed. Existing
+outputs with the right sizes and row counts are kept (delete ``bench/data`` to rewrite).
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import random
-import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.data_files import count_rows
+from bench.common.data_files import count_rows
 from bench.workloads import workloads
 
 # 2: a random stream of its own per benchmark, and SimpleQA Verified's file.
@@ -116,32 +112,3 @@ def default_seed_dir() -> Path | None:
     """``../shared/data`` when this checkout sits next to it, else None (synthetic text)."""
     marker = SHARED_DATA / "triviaqa" / "validation_converted.hf.jsonl"
     return SHARED_DATA if marker.is_file() else None
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=DATA_DIR)
-    parser.add_argument("--scale", type=float, default=1.0, help="fraction of upstream sizes")
-    parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument(
-        "--seed-dir",
-        type=Path,
-        default=default_seed_dir(),
-        help="folder of real rows (default: ../shared/data when present)",
-    )
-    parser.add_argument("--synthetic", action="store_true", help="ignore real rows")
-    parser.add_argument("--force", action="store_true", help="rewrite existing outputs")
-    args = parser.parse_args(argv)
-    generate(
-        args.out,
-        scale=args.scale,
-        seed=args.seed,
-        seed_dir=None if args.synthetic else args.seed_dir,
-        force=args.force,
-        log=lambda message: print(message, file=sys.stderr),
-    )
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -241,7 +241,7 @@ def test_the_conformance_tests_take_up_the_toy(project: Path) -> None:
 def test_the_bench_measures_the_toy_on_its_bundled_sample(project: Path) -> None:
     out = run(
         project,
-        [sys.executable, "-m", "bench.measure", "construct", "--benchmark", NAME,
+        [sys.executable, "-m", "bench.construction.fresh_process", "construct", "--benchmark", NAME,
          "--mode", "eval10", "--data", str(project / "bench-data")],
     )  # fmt: skip
     result = json.loads(out.rsplit("BENCH_RESULT ", 1)[-1])

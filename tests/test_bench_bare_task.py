@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from bench.bare_task import bare
-from bench.throughput_inputs import grouped_keys
+from bench.common.bare_inputs import grouped_keys
+from bench.common.bare_task import bare
 from benchmarks.scorers.scienceqa import scienceqa_metrics
 from benchmarks.scorers.simpleqa import simpleqa_task_metrics
 from tests.scripted import replies_by_prompt
@@ -18,7 +18,7 @@ from tests.scripted import replies_by_prompt
 def record(
     sample_id: str, text: str, target: str, choices: list[str], subject: str, has_hint: bool
 ) -> dict[str, object]:
-    """One line of ``inputs.jsonl`` as ``bench.throughput_inputs`` writes it (no image)."""
+    """One line of ``inputs.jsonl`` as ``bench.common.bare_inputs`` writes it (no image)."""
     return {
         "id": sample_id,
         "text": text,

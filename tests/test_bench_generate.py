@@ -22,9 +22,10 @@ import pytest
 from inspect_ai.model import ContentImage
 from PIL import Image
 
-from bench.case_tasks import make_task
+from bench.common.case_tasks import make_task
+from bench.common.data_files import count_rows
 from bench.generate_data import generate, scaled_sizes
-from bench.workloads import cases, workloads
+from bench.workloads import Workload, bundled_workload, cases, discovered, workloads
 from bench.workloads.scienceqa import PARQUET as SCIENCEQA_PARQUET
 from bench.workloads.simpleqa import CSV as SIMPLEQA_CSV
 from bench.workloads.simpleqa_verified import CSV as VERIFIED_CSV
@@ -180,28 +181,41 @@ def _matches_shape(value: Any, shape: Any) -> bool:
     return bool(value == shape)
 
 
-def test_full_scale_sizes_are_the_upstream_sizes() -> None:
-    assert scaled_sizes(1.0) == {
-        "triviaqa": {"train": 61_888, "validation": 7_993},
-        "simpleqa": {"test": 4_326},
-        "simpleqa_verified": {"eval": 1_000},
-        "winogrande": {"validation": 1_267},
-        "scienceqa": {"test": 4_241, "image": 2_017},
-    }
-    assert SIZES == {
-        "triviaqa": {"train": 124, "validation": 16},
-        "simpleqa": {"test": 9},
-        "simpleqa_verified": {"eval": 2},
-        "winogrande": {"validation": 3},
-        "scienceqa": {"test": 8, "image": 4},
-    }
+def test_sizes_are_declared_by_each_workload_and_scaled() -> None:
+    # each workload module declares its upstream sizes once; a benchmark without one
+    # generates nothing
+    found = discovered()
+    assert list(scaled_sizes(1.0)) == list(specs())
+    for name in specs():
+        own = dict(found[name].sizes) if name in found else {}
+        assert scaled_sizes(1.0)[name] == own
+        assert SIZES[name] == {part: max(1, round(rows * SCALE)) for part, rows in own.items()}
     with pytest.raises(ValueError, match=r"scale must be in \(0, 1\], got 0"):
         scaled_sizes(0)
 
 
+def test_scaling_rounds_and_keeps_at_least_one_row() -> None:
+    workload = bundled_workload("any")
+    sized = Workload("any", {"train": 61_888, "eval": 3}, workload.files, workload.write, ())
+    assert sized.scaled(1.0) == {"train": 61_888, "eval": 3}
+    assert sized.scaled(SCALE) == {"train": 124, "eval": 1}
+    assert sized.scaled(0.5) == {"train": 30_944, "eval": 2}
+    for scale in (0, -0.1, 1.5):
+        with pytest.raises(ValueError, match="scale must be in"):
+            sized.scaled(scale)
+
+
+def test_every_case_evaluates_a_part_of_its_workloads_sizes() -> None:
+    for name, workload in discovered().items():
+        assert workload.cases, name
+        for case in workload.cases:
+            assert case.benchmark == name and case.part in workload.sizes, case.key
+
+
 def test_triviaqa_parquet_has_the_hub_features(generated: Path, tmp_path: Path) -> None:
     expected = datasets.Features.from_dict(UPSTREAM_TRIVIAQA_FEATURES)
-    for stem, rows in ((TRIVIAQA_TRAIN, SIZES["triviaqa"]["train"]), (TRIVIAQA_VALIDATION, 16)):
+    for stem, part in ((TRIVIAQA_TRAIN, "train"), (TRIVIAQA_VALIDATION, "validation")):
+        rows = SIZES["triviaqa"][part]
         loaded = _load(generated / f"{stem}.parquet", "parquet", tmp_path)
         assert loaded.features == expected
         assert len(loaded) == rows
@@ -299,29 +313,50 @@ def test_simpleqa_verified_csv_is_in_the_kaggle_columns(generated: Path) -> None
     assert set(frame["multi_step"]) <= {True, False}
 
 
-def test_every_benchmark_has_generated_files() -> None:
-    assert list(workloads()) == list(specs())
-    for name, workload in workloads().items():
-        assert workload.files(SIZES[name]), name
+def test_every_workload_module_writes_its_files(generated: Path) -> None:
+    manifest = json.loads((generated / "manifest.json").read_text())
+    written: set[str] = set()
+    for name, workload in discovered().items():
+        files = workload.files(SIZES[name])
+        assert files, name
+        for path, counts in files.items():
+            assert count_rows(generated / path) == counts, path
+            assert (manifest["files"][path]["rows"], manifest["files"][path]["image_rows"]) == (
+                counts
+            )
+        written |= set(files)
+    assert set(manifest["files"]) == written
+
+
+def image_parts(sample: Any) -> list[ContentImage]:
+    messages = [] if isinstance(sample.input, str) else sample.input
+    return [
+        part
+        for message in messages
+        if not isinstance(message.content, str)
+        for part in message.content
+        if isinstance(part, ContentImage)
+    ]
 
 
 @pytest.mark.parametrize("key", list(cases()))
 def test_tasks_build_every_sample_from_the_generated_files(generated: Path, key: str) -> None:
     case = cases()[key]
-    task = make_task(case, generated)
-    samples = list(task.dataset)
-    [(rows, image_rows)] = [
-        counts
-        for name, counts in workloads()[case.benchmark].files(SIZES[case.benchmark]).items()
-        if not name.startswith("triviaqa/train")
-        and not (name.startswith("triviaqa/") and name.endswith(".jsonl"))
-    ]
-    assert len(samples) == (image_rows if case.image_rows else rows)
-    if case.benchmark == "scienceqa":
-        with_image = [s for s in samples if not isinstance(s.input, str)]
-        assert len(with_image) == SIZES["scienceqa"]["image"]
-        for sample in with_image:
-            images = [c for c in sample.input[0].content if isinstance(c, ContentImage)]
-            assert len(images) == 1
-            # a file of the image cache: Inspect reads it when the sample starts
-            assert images[0].image.endswith(".png") and Path(images[0].image).is_file()
+    workload = workloads()[case.benchmark]
+    samples = list(make_task(case, generated).dataset)
+    if case.part is None:
+        # no workload module: measured on its bundled sample, nothing generated for it
+        assert case.benchmark not in discovered()
+        assert case.task_args(generated) == {"bundled_sample": True}
+        assert workload.files(SIZES[case.benchmark]) == {}
+        assert len(samples) > 0
+        return
+    files = workload.files(SIZES[case.benchmark])
+    assert len(samples) == SIZES[case.benchmark][case.part]
+    with_image = [sample for sample in samples if image_parts(sample)]
+    image_rows = sum(images or 0 for _, images in files.values())
+    assert len(with_image) == (len(samples) if case.image_rows else image_rows)
+    for sample in with_image:
+        (image,) = image_parts(sample)
+        # a file of the image cache: Inspect reads it when the sample starts
+        assert image.image.endswith(".png") and Path(image.image).is_file()

@@ -1,4 +1,4 @@
-"""The log-likelihood speed bench's table (bench/loglikelihood_speed.py): medians over the
+"""The log-likelihood speed bench's table (bench/loglikelihood/rounds.py): medians over the
 alternated rounds with their ranges, the ratio taken round by round, for one process and
 for the run split into shards."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.loglikelihood_speed import report
+from bench.loglikelihood.rounds import report
 
 
 def run(side: str, pair: int, samples_per_s: float, cpu_s: float) -> dict[str, Any]:

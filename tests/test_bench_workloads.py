@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bench import workloads as workloads_module
-from bench.workloads import MissingWorkload, cases, workloads
+from bench.workloads import GRADER_REPLY, MissingWorkload, cases, chosen_cases, workloads
 from benchmarks.catalog import specs
 
 
@@ -22,28 +22,26 @@ def test_every_benchmark_has_a_workload_with_its_main_case() -> None:
     assert {case.benchmark for case in cases().values()} == set(specs())
 
 
+@pytest.mark.parametrize("name", list(workloads_module.discovered()))
 def test_a_benchmark_without_a_workload_is_measured_on_its_bundled_sample(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     found = workloads_module.discovered()
-    del found["simpleqa_verified"]
+    del found[name]
     monkeypatch.setattr(workloads_module, "discovered", lambda: found)
     workloads.cache_clear()
     try:
-        fallback = workloads()["simpleqa_verified"]
+        fallback = workloads()[name]
     finally:
         workloads.cache_clear()
     (main,) = fallback.cases
-    assert (main.key, main.benchmark, main.grader_reply) == (
-        "simpleqa_verified",
-        "simpleqa_verified",
-        "A",
-    )
+    # the scripted judge replies for a judged benchmark only
+    grader = GRADER_REPLY if specs()[name].judged else None
+    assert (main.key, main.benchmark, main.grader_reply, main.part) == (name, name, grader, None)
     assert main.task_args(Path("unused")) == {"bundled_sample": True}
-    assert fallback.files(fallback.scaled(1.0)) == {}
-    assert (
-        workloads_module.bundled_workload("winogrande", judged=False).cases[0].grader_reply is None
-    )
+    assert fallback.sizes == {} and fallback.files(fallback.scaled(1.0)) == {}
+    # read without the catalog (the measuring child): judged unknown, so the judge replies
+    assert workloads_module.bundled_workload(name).cases[0].grader_reply == GRADER_REPLY
 
 
 def test_a_workload_for_no_benchmark_stops_the_bench(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -57,3 +55,13 @@ def test_a_workload_for_no_benchmark_stops_the_bench(monkeypatch: pytest.MonkeyP
     finally:
         workloads.cache_clear()
     assert str(raised.value) == "bench workloads for no benchmark: nothing"
+
+
+def test_only_chooses_cases_of_the_catalog_in_its_order() -> None:
+    # bench.overhead, bench.attribution and bench.construction take --only this way
+    keys = list(cases())
+    assert chosen_cases("") == keys
+    assert chosen_cases(f"{keys[-1]},{keys[0]},") == [keys[0], keys[-1]]
+    with pytest.raises(ValueError) as raised:
+        chosen_cases(f"{keys[0]},nothing")
+    assert str(raised.value) == f"no bench case nothing; the cases: {', '.join(keys)}"

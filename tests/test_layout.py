@@ -3,9 +3,10 @@ way between the roles and no import circle, no names that nearly repeat each oth
 Inspect's internals imported in one place, and every package it imports declared in
 pyproject.toml.
 
-The modules are found by walking benchmarks/ and bench/, so a new module is checked the
-moment it exists. The checks (tests/layout_checks.py) take a root folder: the tests at the
-end run them on small trees written for the purpose, to show each finds what it looks for.
+The modules are found by walking benchmarks/, bench/ and tools/, so a new module is
+checked the moment it exists. The checks (tests/layout_checks.py) take a root folder:
+the tests at the end run them on small trees written for the purpose, to show each finds
+what it looks for.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def relative(path: Path) -> str:
 
 @pytest.mark.parametrize(
     "path",
-    [*modules_under(ROOT, PACKAGE), *modules_under(ROOT, "bench")],
+    [*modules_under(ROOT, PACKAGE), *modules_under(ROOT, "bench"), *modules_under(ROOT, "tools")],
     ids=relative,
 )
 def test_no_module_is_over_350_lines(path: Path) -> None:
@@ -79,7 +80,11 @@ def test_no_module_is_over_350_lines(path: Path) -> None:
     "path",
     [
         path
-        for path in [*modules_under(ROOT, PACKAGE), *modules_under(ROOT, "bench")]
+        for path in [
+            *modules_under(ROOT, PACKAGE),
+            *modules_under(ROOT, "bench"),
+            *modules_under(ROOT, "tools"),
+        ]
         if relative(path) != INSPECT_PRIVATE
     ],
     ids=relative,
@@ -130,7 +135,11 @@ def test_roles_import_one_way() -> None:
     )
 
 
-@pytest.mark.parametrize("folder", [*folders(ROOT, PACKAGE), *folders(ROOT, "bench")], ids=relative)
+@pytest.mark.parametrize(
+    "folder",
+    [*folders(ROOT, PACKAGE), *folders(ROOT, "bench"), *folders(ROOT, "tools")],
+    ids=relative,
+)
 def test_no_names_that_nearly_repeat(folder: Path) -> None:
     assert near_repeats(folder_names(folder)) == [], (
         f"names in {relative(folder)}/ that nearly repeat each other: name each for what it holds"

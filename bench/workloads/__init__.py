@@ -5,8 +5,8 @@ ending with ``WORKLOAD = Workload(...)``, generates its data at the upstream siz
 benchmark without one is measured on its bundled sample (``bundled_workload``: no files
 generated, ``bundled_sample=true``), so a new benchmark is in the bench from the start;
 its own module makes the measurement full-size. ``case()`` reads these modules alone,
-without importing any benchmark: ``bench.measure`` times the import of the benchmark
-module itself.
+without importing any benchmark: ``bench.construction.fresh_process`` times the import of
+the benchmark module itself.
 """
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ class Case:
     ``key`` names the case in results (the benchmark's name for its main case);
     ``reply`` is the scripted model's answer, ``grader_reply`` the scripted
     judge's (judged benchmarks only); ``image_rows``: the case evaluates image rows;
-    ``construct_modes``: the task-construction measurements ``bench.run`` makes.
+    ``construct_modes``: the task-construction measurements ``bench.construction`` makes;
+    ``part``: the part of its workload's ``sizes`` whose rows it evaluates, one sample a
+    row (None: the bundled sample).
     """
 
     key: str
@@ -43,6 +45,7 @@ class Case:
     grader_reply: str | None = None
     image_rows: bool = False
     construct_modes: tuple[str, ...] = FULL_CONSTRUCTION
+    part: str | None = None
 
     @property
     def module(self) -> str:
@@ -133,6 +136,16 @@ def workloads() -> dict[str, Workload]:
 def cases() -> dict[str, Case]:
     """Every case of every workload, by key, in the catalog's order."""
     return {case.key: case for workload in workloads().values() for case in workload.cases}
+
+
+def chosen_cases(only: str) -> list[str]:
+    """The case keys of ``--only`` (comma-separated), in the catalog's order; every case
+    when empty. An unknown key is an error naming the cases there are."""
+    asked = [key for key in only.split(",") if key]
+    unknown = [key for key in asked if key not in cases()]
+    if unknown:
+        raise ValueError(f"no bench case {', '.join(unknown)}; the cases: {', '.join(cases())}")
+    return [key for key in cases() if not asked or key in asked]
 
 
 @functools.cache

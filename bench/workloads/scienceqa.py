@@ -1,6 +1,6 @@
 """ScienceQA: ``scienceqa/test.parquet`` in the schema of ``derek-thomas/ScienceQA`` split
 ``test`` (``image`` the ``datasets`` Image feature), 2,017 of its 4,241 rows with a PNG of
-200-700 px sides (bench/synthetic_images.py). Two cases: every row, and the image rows."""
+200-700 px sides (bench/common/synthetic_images.py). Two cases: every row, and the image rows."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bench.data_files import read_jsonl, write_parquet
-from bench.synthetic_images import draw_images
-from bench.synthetic_text import paragraph, sentence, words
+from bench.common.data_files import read_jsonl, write_parquet
+from bench.common.synthetic_images import draw_images
+from bench.common.synthetic_text import paragraph, sentence, words
 from bench.workloads import Case, Workload
 
 PARQUET = "scienceqa/test.parquet"
@@ -132,7 +132,7 @@ WORKLOAD = Workload(
     files=files,
     write=write,
     cases=(
-        Case("scienceqa", "scienceqa", task_args, reply="A"),
+        Case("scienceqa", "scienceqa", task_args, reply="A", part="test"),
         # The 2,017 test rows that have an image.
         Case(
             "scienceqa_image",
@@ -141,6 +141,7 @@ WORKLOAD = Workload(
             reply="A",
             image_rows=True,
             construct_modes=("limit10",),
+            part="image",
         ),
     ),
 )

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bench.data_files import write_csv
-from bench.synthetic_text import cycle, words
+from bench.common.data_files import write_csv
+from bench.common.synthetic_text import cycle, words
 from bench.workloads import GRADER_REPLY, Case, Workload
 
 CSV = "simpleqa/simple_qa_test_set.csv"
@@ -83,6 +83,13 @@ WORKLOAD = Workload(
     files=files,
     write=write,
     cases=(
-        Case("simpleqa", "simpleqa", task_args, reply="Michio Sugeno", grader_reply=GRADER_REPLY),
+        Case(
+            "simpleqa",
+            "simpleqa",
+            task_args,
+            reply="Michio Sugeno",
+            grader_reply=GRADER_REPLY,
+            part="test",
+        ),
     ),
 )

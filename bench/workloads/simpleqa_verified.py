@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bench.data_files import write_csv
+from bench.common.data_files import write_csv
 from bench.workloads import GRADER_REPLY, Case, Workload
 from bench.workloads import simpleqa as simpleqa_workload
 
@@ -72,6 +72,7 @@ WORKLOAD = Workload(
             task_args,
             reply="Michio Sugeno",
             grader_reply=GRADER_REPLY,
+            part="eval",
         ),
     ),
 )

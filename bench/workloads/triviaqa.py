@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bench.data_files import read_jsonl, write_jsonl, write_parquet
-from bench.synthetic_text import NAME_PARTS, VOCABULARY, cycle, words
+from bench.common.data_files import read_jsonl, write_jsonl, write_parquet
+from bench.common.synthetic_text import NAME_PARTS, VOCABULARY, cycle, words
 from bench.workloads import Case, Workload
 
 TRAIN = "triviaqa/train"
@@ -190,5 +190,5 @@ WORKLOAD = Workload(
     sizes={"train": 61_888, "validation": 7_993},
     files=files,
     write=write,
-    cases=(Case("triviaqa", "triviaqa", task_args, reply="Sunset Boulevard"),),
+    cases=(Case("triviaqa", "triviaqa", task_args, reply="Sunset Boulevard", part="validation"),),
 )

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bench.data_files import read_jsonl, write_jsonl
-from bench.synthetic_text import NAME_PARTS, cycle, words
+from bench.common.data_files import read_jsonl, write_jsonl
+from bench.common.synthetic_text import NAME_PARTS, cycle, words
 from bench.workloads import Case, Workload
 
 JSONL = "winogrande/validation.jsonl"
@@ -52,5 +52,5 @@ WORKLOAD = Workload(
     sizes={"validation": 1_267},
     files=files,
     write=write,
-    cases=(Case("winogrande", "winogrande", task_args, reply="ANSWER: A"),),
+    cases=(Case("winogrande", "winogrande", task_args, reply="ANSWER: A", part="validation"),),
 )

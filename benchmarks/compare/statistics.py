@@ -206,7 +206,7 @@ def bootstrap_statistics(
         raise ValueError("cannot bootstrap an empty sample.")
     block = max(1, BOOTSTRAP_BLOCK_CELLS // n)
     # Narrow indices draw twice as fast; bincount per row beats one offset bincount
-    # over the block (no 64-bit offset array), measured in bench/compare_speed.py.
+    # over the block (no 64-bit offset array), measured by ``python -m bench.compare``.
     index_type = np.uint16 if n <= np.iinfo(np.uint16).max + 1 else np.int64
     results: list[FloatArray] = []
     for start in range(0, resamples, block):

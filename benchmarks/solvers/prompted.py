@@ -4,7 +4,7 @@
 Inspect records each step of a task's solver chain as a span with a state event: the
 JSON difference of the whole task state before and after the step, for which it
 serializes that state twice. A prompt builder and ``generate()`` as two steps pay that
-twice a sample. Measured by ``python -m bench.generation_pairs``, the prompt's own step
+twice a sample. Measured by ``python -m bench.overhead``, the prompt's own step
 was about half of what TriviaQA cost over a bare Inspect task (docs/performance.md).
 ``prompt_then_generate(prompt, generation)`` runs both within one step. The transcript
 shows one solver span, whose state event holds the prompt and the reply, and the model

@@ -1,0 +1,5 @@
+"""``python -m bench.compare``: see bench/compare/log_timing.py."""
+
+from bench.compare.log_timing import main
+
+main()
