@@ -14,6 +14,13 @@ EXPLANATION: the pattern the scorer's explanation of one bundled question answer
 BAD_INPUTS_COVERED_ELSEWHERE: a kind of malformed input of tests/test_bad_inputs.py's table
     -> the test of this folder that proves it (``file::test``).
 BAD_INPUTS_NOT_APPLICABLE: a kind of that table -> why it cannot occur here.
+
+Optional, read by tests/test_bad_inputs.py when present:
+
+BAD_INPUTS: the benchmark's own cases of that table (``tests.bad_inputs.Case``, made
+    from its fixtures with tests/bad_inputs.py's writers).
+INVALID_TASK_ARGS: ``(task_args, message)`` for parameters of its own that are refused
+    before any model call, the message starting with ``<name>: ``.
 """
 
 from __future__ import annotations
