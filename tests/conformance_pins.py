@@ -11,6 +11,9 @@ RANDOM_RIGHT: (questions right, questions) of benchmarks/random, seed 0, on the 
     sample: tests/test_offline_models.py.
 EXPLANATION: the pattern the scorer's explanation of one bundled question answered (and
     graded) by benchmarks/oracle matches in full: tests/test_log_viewer.py.
+NO_REPLY_EXPLANATION (a benchmark scored by a rule, not the judge): the pattern its
+    scorer's explanation of an over-length output matches after "the model gave no reply
+    (...); ": tests/test_no_reply.py.
 BAD_INPUTS_COVERED_ELSEWHERE: a kind of malformed input of tests/test_bad_inputs.py's table
     -> the test of this folder that proves it (``file::test``).
 BAD_INPUTS_NOT_APPLICABLE: a kind of that table -> why it cannot occur here.

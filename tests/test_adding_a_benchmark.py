@@ -38,6 +38,7 @@ LEFT_OUT = shutil.ignore_patterns(
 # a new benchmark by itself (a test of the module parametrised with the toy's name).
 CONFORMANCE = (
     "tests/test_bad_inputs.py",
+    "tests/test_no_reply.py",
     "tests/test_bounded_runs.py",
     "tests/test_determinism.py",
     "tests/test_secrets.py",

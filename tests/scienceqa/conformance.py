@@ -34,6 +34,10 @@ RANDOM_RIGHT = (10, 20)
 
 EXPLANATION = r"read ([A-E]) \(rule \w+\); target \1"
 
+# What its scorer says of a no-reply output after "the model gave no reply (...); "
+# (tests/test_no_reply.py): the reference rule applied to the text it holds.
+NO_REPLY_EXPLANATION = r"no answer parsed; target [A-E]"
+
 BAD_INPUTS_COVERED_ELSEWHERE = {
     "missing column": "test_scienceqa.py::test_missing_column",
     "wrong type": "test_scienceqa.py::test_answer_as_string_is_a_type_error",

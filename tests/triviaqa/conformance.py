@@ -33,6 +33,12 @@ FIRST_SAMPLE = ("tc_33", "Question: What is the star sign of the date of the Bat
 
 RANDOM_RIGHT = (0, 30)
 
+# What its scorer says of a no-reply output after "the model gave no reply (...); "
+# (tests/test_no_reply.py): the reference rule applied to the text it holds.
+NO_REPLY_EXPLANATION = (
+    r"normalized answer: 'this model s maximum context length is 4096 tokens'; no alias matched"
+)
+
 BAD_INPUTS_COVERED_ELSEWHERE = {
     "missing column": "test_triviaqa.py::test_a_missing_column_names_the_file",
     "empty alias list": "test_triviaqa.py::test_a_bad_row_names_file_row_and_field",

@@ -31,6 +31,10 @@ RANDOM_RIGHT = (22, 40)
 
 EXPLANATION = r"read ([AB]) \(rule answer_marker\); target \1"
 
+# What its scorer says of a no-reply output after "the model gave no reply (...); "
+# (tests/test_no_reply.py): the reference rule applied to the text it holds.
+NO_REPLY_EXPLANATION = r"no answer parsed; target [AB]"
+
 BAD_INPUTS_COVERED_ELSEWHERE = {
     "missing column": "test_winogrande.py::test_missing_and_renamed_columns",
     "renamed column": "test_winogrande.py::test_missing_and_renamed_columns",
