@@ -39,6 +39,7 @@ LEFT_OUT = shutil.ignore_patterns(
 CONFORMANCE = (
     "tests/test_bad_inputs.py",
     "tests/test_no_reply.py",
+    "tests/test_compare.py",
     "tests/test_bounded_runs.py",
     "tests/test_determinism.py",
     "tests/test_secrets.py",
