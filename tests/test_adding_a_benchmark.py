@@ -108,6 +108,8 @@ def test_the_toy_is_a_task_file_its_parts_a_page_and_tests_and_no_list() -> None
 def test_the_generated_tables_list_the_toy(project: Path) -> None:
     readme = (project / "README.md").read_text(encoding="utf-8")
     assert "[Toy MCQ](docs/toy_mcq.md)" in readme
+    assert "**Toy MCQ**." in " ".join(readme.split())  # the opening sentence, last
+    assert "| toy_mcq | `default` | | this project's |" in readme  # the profiles
     samples = (project / "benchmarks/data/samples/README.md").read_text(encoding="utf-8")
     assert "toy_mcq" in samples
     page = (project / "docs/toy_mcq.md").read_text(encoding="utf-8")
