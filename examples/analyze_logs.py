@@ -10,9 +10,10 @@ Reads a log directory with ``inspect_ai.analysis`` (``evals_df`` for the runs,
   (subject NAT/SOC/LAN, context TXT/IMG/NO, grade G1-6/G7-12), one bar per model;
 - ``triviaqa_em_f1.png``: TriviaQA exact match next to token F1, per model.
 
-Only the latest successful run of each (benchmark, model) is used, so re-running
-a model replaces its earlier numbers. A benchmark without a run in the logs is
-skipped with a note.
+Every benchmark's runs are read (``load_samples``: the benchmarks are the specs');
+the benchmarks above have a plot of their own. Only the latest successful run of each
+(benchmark, model) is used, so re-running a model replaces its earlier numbers. A plot
+whose benchmark has no run in the logs is skipped with a note.
 
 Needs the ``plots`` extra (``pip install -e ".[plots]"``):
 

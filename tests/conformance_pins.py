@@ -11,9 +11,19 @@ RANDOM_RIGHT: (questions right, questions) of benchmarks/random, seed 0, on the 
     sample: tests/test_offline_models.py.
 EXPLANATION: the pattern the scorer's explanation of one bundled question answered (and
     graded) by benchmarks/oracle matches in full: tests/test_log_viewer.py.
+NO_REPLY_EXPLANATION (a benchmark scored by a rule, not the judge): the pattern its
+    scorer's explanation of an over-length output matches after "the model gave no reply
+    (...); ": tests/test_no_reply.py.
 BAD_INPUTS_COVERED_ELSEWHERE: a kind of malformed input of tests/test_bad_inputs.py's table
     -> the test of this folder that proves it (``file::test``).
 BAD_INPUTS_NOT_APPLICABLE: a kind of that table -> why it cannot occur here.
+
+Optional, read by tests/test_bad_inputs.py when present:
+
+BAD_INPUTS: the benchmark's own cases of that table (``tests.bad_inputs.Case``, made
+    from its fixtures with tests/bad_inputs.py's writers).
+INVALID_TASK_ARGS: ``(task_args, message)`` for parameters of its own that are refused
+    before any model call, the message starting with ``<name>: ``.
 """
 
 from __future__ import annotations

@@ -1,21 +1,27 @@
 """The tables of the README and the docs that list the benchmarks, made from their specs.
 
 ``python -m tests.docs_tables`` prints them; ``--write`` puts each between its markers
-(the README's benchmarks, the bundled samples' README, the pinned revisions of
-docs/offline.md). tests/test_docs_tables.py checks that the files hold what the specs
-say. The maker lives with the tests, as tests/peers/verified_table.py does: the tables
-belong to the repository's docs, which the installed package does not carry.
+(the README's opening sentence, its profiles and its benchmarks, the bundled samples'
+README, the pinned revisions of docs/offline.md). tests/test_docs_tables.py checks that the
+files hold what the specs say. The maker lives with the tests, as
+tests/peers/verified_table.py does: the tables belong to the repository's docs, which the
+installed package does not carry.
 
 A bundled sample's provenance and licence are in ``SOURCE.md`` beside its rows
-(``Licence: ...``, then a paragraph); its row counts are read from the files.
+(``Licence: ...``, then a paragraph); its row counts are read from the files. A profile's
+row says what it reproduces (its ``reference``, up to the first parenthesis) and names the
+shipped configuration that selects it, if any.
 """
 
 from __future__ import annotations
 
 import argparse
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+import yaml
 
 from benchmarks.catalog import specs
 from benchmarks.data.samples import (
@@ -55,6 +61,46 @@ class Table:
     def written(self, text: str, table: str) -> str:
         start, end = text.index(self.start) + len(self.start), text.index(self.end)
         return text[:start] + "\n" + table + text[end:]
+
+
+def in_words(names: list[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def intro_sentence(benchmarks: list[BenchmarkSpec]) -> str:
+    """The README's opening sentence: every benchmark by its title."""
+    titles = in_words([f"**{spec.title}**" for spec in benchmarks])
+    sentence = (
+        f"Reference-exact LLM benchmarks for [Inspect AI](https://inspect.aisi.org.uk/): {titles}."
+    )
+    return textwrap.fill(sentence, width=92, break_long_words=False, break_on_hyphens=False) + "\n"
+
+
+def config_profiles() -> dict[tuple[str, str], str]:
+    """(task, profile) -> the shipped configuration file that selects it (``configs/...``)."""
+    found = {}
+    for path in sorted((ROOT / "benchmarks" / "configs").glob("*.yaml")):
+        task = yaml.safe_load(path.read_text(encoding="utf-8"))["task"]
+        profile = task.get("args", {}).get("profile", "default")
+        found[task["task"].removeprefix("benchmarks/"), profile] = f"configs/{path.name}"
+    return found
+
+
+def what_it_is(reference: str) -> str:
+    """A profile's ``reference``, up to its first parenthesis, as a table cell."""
+    return reference.split(" (", 1)[0].replace("|", "\\|")
+
+
+def profiles_table(benchmarks: list[BenchmarkSpec]) -> str:
+    files = config_profiles()
+    lines = ["| benchmark | profile | file | what it is |", "|---|---|---|---|"]
+    for spec in benchmarks:
+        for name, profile in spec.profiles.items():
+            file = files.get((spec.name, name))
+            cell = f" [`{file}`]({file}) " if file else " "
+            lines.append(f"| {spec.name} | `{name}` |{cell}| {what_it_is(profile.reference)} |")
+    return "\n".join(lines) + "\n"
 
 
 def benchmarks_table(benchmarks: list[BenchmarkSpec]) -> str:
@@ -112,6 +158,8 @@ def samples_table(benchmarks: list[BenchmarkSpec]) -> str:
 
 
 TABLES = (
+    Table("README.md", "intro", intro_sentence),
+    Table("README.md", "profiles", profiles_table),
     Table("README.md", "benchmarks", benchmarks_table),
     Table("benchmarks/data/samples/README.md", "bundled-samples", samples_table),
     Table("docs/offline.md", "pinned-revisions", revisions_table),

@@ -51,6 +51,8 @@ LEFT_OUT = shutil.ignore_patterns(
 # a new benchmark by itself (a test of the module parametrised with the toy's name).
 CONFORMANCE = (
     "tests/test_bad_inputs.py",
+    "tests/test_no_reply.py",
+    "tests/test_compare.py",
     "tests/test_bounded_runs.py",
     "tests/test_determinism.py",
     "tests/test_secrets.py",
@@ -176,6 +178,8 @@ def test_the_toy_profile_is_listed_and_runs(project: Path) -> None:
 def test_the_generated_tables_list_the_toy(project: Path) -> None:
     readme = (project / "README.md").read_text(encoding="utf-8")
     assert "[Toy MCQ](docs/toy_mcq.md)" in readme
+    assert "**Toy MCQ**." in " ".join(readme.split())  # the opening sentence, last
+    assert "| toy_mcq | `default` | | this project's |" in readme  # the profiles
     samples = (project / "benchmarks/data/samples/README.md").read_text(encoding="utf-8")
     assert "toy_mcq" in samples
     page = (project / "docs/toy_mcq.md").read_text(encoding="utf-8")

@@ -1,14 +1,17 @@
 """benchmarks.compare on logs of real Inspect runs with scripted models on the fixtures.
 
-Two scripted models of tests/test_examples.py answer every benchmark: the
-"careful" one (right on 2 of 5 TriviaQA questions, 4 of 10 SimpleQA, all
-text-only ScienceQA rows) and the "guesser" (a fixed answer). The numbers
-below follow from their replies; the statistics themselves are checked
-against oracles in test_statistics.py.
+Two scripted models of tests/test_examples.py answer the benchmarks whose fixture rows
+they know (``FIXTURE_TASKS``): the "careful" one (right on 2 of 5 TriviaQA questions, 4 of
+10 SimpleQA, all text-only ScienceQA rows) and the "guesser" (a fixed answer). The numbers
+below follow from their replies; the statistics themselves are checked against oracles in
+test_statistics.py. Every benchmark of the catalog is compared too, from folders of the
+offline models' runs on its bundled sample: the tool's numbers are the ones Inspect
+computed in the run.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import subprocess
@@ -20,7 +23,7 @@ from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from inspect_ai.model import ChatMessage
 
-from benchmarks.catalog import specs
+from benchmarks.catalog import BENCHMARKS, specs
 from benchmarks.compare import CompareError, Settings, compare_logs, describe_logs
 from benchmarks.compare.api import COMPARE_COLUMNS
 from benchmarks.compare.statistics import newcombe_paired_interval, wilson_interval
@@ -44,13 +47,17 @@ REPO = Path(__file__).resolve().parent.parent
 FAST = Settings(resamples=2000)
 
 
-def all_four() -> list[Task]:
+def fixture_tasks() -> list[Task]:
+    """The tasks on the fixture rows the scripted models know (the numbers below are theirs)."""
     return [
         triviaqa(data_files=TRIVIAQA_FILES),
         simpleqa(dataset_path=SIMPLEQA_CSV),
         winogrande(data_files=WINOGRANDE_FILE),
         scienceqa(data_files=SCIENCEQA_FILE),
     ]
+
+
+FIXTURE_TASKS = ("triviaqa", "simpleqa", "winogrande", "scienceqa")
 
 
 def run(tasks: Task | list[Task], reply, name: str, log_dir: Path, **kwargs) -> list[EvalLog]:
@@ -68,10 +75,11 @@ def run(tasks: Task | list[Task], reply, name: str, log_dir: Path, **kwargs) -> 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Folders of logs: all four benchmarks for each model."""
+    """Folders of logs: each of ``FIXTURE_TASKS`` for each model."""
     root = tmp_path_factory.mktemp("compare")
     for name, reply in (("careful", careful_reply), ("guesser", guesser_reply)):
-        run(all_four(), reply, name, root / name)
+        logs = run(fixture_tasks(), reply, name, root / name)
+        assert [log.eval.task.split("/")[-1] for log in logs] == list(FIXTURE_TASKS)
     return {"careful": root / "careful", "guesser": root / "guesser", "root": root}
 
 
@@ -245,7 +253,7 @@ def test_f1_is_bootstrapped_even_when_every_value_is_0_or_1(tmp_path: Path) -> N
 
 def test_folders_compare_task_by_task_and_more_logs_against_the_first(runs) -> None:
     frame = compare_logs([runs["careful"], runs["guesser"], runs["careful"]], settings=FAST)
-    assert sorted(set(frame["task"])) == ["scienceqa", "simpleqa", "triviaqa", "winogrande"]
+    assert sorted(set(frame["task"])) == sorted(FIXTURE_TASKS)
     assert sorted(set(zip(frame["baseline"], frame["candidate"], strict=True))) == [
         ("mockllm/careful", "mockllm/careful"),
         ("mockllm/careful", "mockllm/guesser"),
@@ -255,6 +263,56 @@ def test_folders_compare_task_by_task_and_more_logs_against_the_first(runs) -> N
         ("winogrande", 0.0, 1.0),
         ("scienceqa", 0.0, 1.0),
     ]
+
+
+@pytest.fixture(scope="module")
+def offline_folders(tmp_path_factory: pytest.TempPathFactory):
+    """``folders(name)``: the folders of benchmark ``name``'s runs on its bundled sample by
+    the oracle and the random model (the oracle grading), made on first use."""
+    root = tmp_path_factory.mktemp("offline")
+
+    @functools.cache
+    def folders(name: str) -> tuple[Path, Path]:
+        spec = specs()[name]
+        made = []
+        for model in ("benchmarks/oracle", "benchmarks/random"):
+            folder = root / name / model.split("/")[1]
+            [log] = eval(
+                spec.task(bundled_sample=True),
+                model=model,
+                model_roles={"grader": "benchmarks/oracle"} if spec.judged else None,
+                log_dir=str(folder),
+                display="none",
+            )
+            assert log.status == "success", log.error
+            made.append(folder)
+        return made[0], made[1]
+
+    return folders
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_every_benchmark_compares_from_folders_as_inspect_scored_it(
+    name: str, offline_folders
+) -> None:
+    spec = specs()[name]
+    oracle, random = offline_folders(name)
+    frame = compare_logs([oracle, random], settings=FAST)
+    assert set(frame["task"]) == {name}
+    overall = rows(frame, breakdown="overall")
+    assert sorted(r["metric"] for r in overall) == sorted(m.name for m in spec.compare_metrics)
+    questions = len(spec.task(bundled_sample=True).dataset)
+    assert {r["n"] for r in overall} == {questions}
+    # each metric Inspect computed in the run too has the same value here, for both models
+    for folder, column in ((oracle, "baseline_value"), (random, "candidate_value")):
+        [path] = folder.glob("*.eval")
+        results = read_eval_log(str(path), header_only=True).results
+        assert results is not None
+        computed = results.scores[0].metrics
+        shared = [r for r in overall if r["metric"] in computed]
+        assert shared, (name, sorted(computed))
+        for r in shared:
+            assert r[column] == pytest.approx(computed[r["metric"]].value), (column, r["metric"])
 
 
 def test_epochs_average_per_question(tmp_path: Path, runs: dict[str, Path]) -> None:
@@ -392,7 +450,7 @@ def test_refuses_bad_input(tmp_path: Path, runs) -> None:
     stranger = tmp_path / "stranger.eval"
     write_eval_log(log, str(stranger))
     assert refusal([str(stranger), str(stranger)]).startswith(
-        f"{stranger}: task 'mystery' is not one this tool knows (triviaqa, simpleqa,"
+        f"{stranger}: task 'mystery' is not one this tool knows ({', '.join(specs())})"
     )
     with pytest.raises(CompareError, match="no score named 'nope'"):
         describe_logs(log_of(runs["careful"], "winogrande"), scorer="nope")
@@ -559,7 +617,7 @@ def test_a_task_missing_from_the_candidate_is_noted(runs: dict[str, Path], tmp_p
     missing = sorted(n for n in frame.attrs["notes"] if "to compare with the baseline" in n)
     assert missing == [
         f"{only_winogrande}: no log of task {task} to compare with the baseline's."
-        for task in ("scienceqa", "simpleqa", "triviaqa")
+        for task in sorted(set(FIXTURE_TASKS) - {"winogrande"})
     ]
 
 

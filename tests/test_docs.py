@@ -551,8 +551,22 @@ def test_the_readme_comparison_is_what_the_tool_prints(tmp_path: Path) -> None:
     assert [line for line in lines if line not in printed] == []
 
 
+# A block a generator writes (tests/docs_tables.py, tests/parameter_tables.py,
+# tests/peers/verified_table.py), from its start marker to its end marker.
+GENERATED_BLOCK = re.compile(r"^<!-- (\S+): made by [^\n]*-->\n.*?^<!-- /\1 -->\n", re.M | re.S)
+
+
+def written_by_hand(page: str) -> str:
+    """``page`` without its generated blocks."""
+    return GENERATED_BLOCK.sub("", page)
+
+
 def test_the_readme_is_short_with_the_quick_start_first() -> None:
-    """Details go to the pages: under 260 lines, the quick start the first section."""
+    """Details go to the pages: the README's own text under 210 lines (its generated tables
+    grow by a row or so a benchmark, and each holds what its generator makes), the quick
+    start the first section."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert len(readme.splitlines()) < 260
+    own = written_by_hand(readme)
+    assert len(own.splitlines()) < 210
+    assert len(GENERATED_BLOCK.findall(readme)) >= 5  # the blocks are recognised
     assert re.findall(r"^## (.*)$", readme, re.M)[0] == "Quick start"

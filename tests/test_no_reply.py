@@ -3,12 +3,13 @@ failed requests.
 
 - A judge output with stop reason ``model_length`` or ``content_filter``, an
   ``error``, no choices or an empty text is a judge failure under every grade
-  parse, for SimpleQA and SimpleQA Verified, single judges and panels; never a
-  grade.
+  parse of every benchmark the SimpleQA judge grades, single judges and panels;
+  never a grade.
 - A judge request that fails after the retries is a sample error naming the
   judge, the sample and the server's message (``--retry-on-error`` retries it).
 - A candidate output of that kind is noted in the score (``no_reply``) of every
-  benchmark; its verdict is the reference rule's.
+  benchmark; its verdict is the reference rule's (for a benchmark scored by a
+  rule, ``NO_REPLY_EXPLANATION`` of its ``tests/<name>/conformance.py``).
 - Through Inspect's OpenAI-compatible provider: an HTTP 400
   ``context_length_exceeded`` from the judge is a judge failure, and a failed
   candidate request leaves the status and the server's message in the log.
@@ -21,7 +22,7 @@ import contextlib
 import io
 import logging
 import re
-from collections.abc import Callable
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +31,14 @@ from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, get_model
 
+from benchmarks.catalog import specs
 from benchmarks.scienceqa import scienceqa
 from benchmarks.scorers.judge import JUDGE_FAILURE
 from benchmarks.simpleqa import simpleqa
 from benchmarks.simpleqa_verified import simpleqa_verified
 from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
+from tests.conformance_pins import pinned
 from tests.loopback_server import Fault, LoopbackServer
 from tests.scripted import scripted_model, scripted_outputs
 
@@ -102,21 +105,26 @@ def metric_values(log: EvalLog) -> dict[str, float]:
     return {name: m.value for name, m in log.results.scores[0].metrics.items()}
 
 
-JUDGED_TASKS: list[tuple[Callable[..., Task], str]] = [
-    (simpleqa, "strict"),
-    (simpleqa, "official"),
-    (simpleqa_verified, "strict"),
-    (simpleqa_verified, "official"),
-    (simpleqa_verified, "verified_starter"),
-]
+# The benchmarks the SimpleQA judge grades, and the others (scored by a rule of their own).
+JUDGED = [name for name, spec in specs().items() if spec.judged]
+RULE_SCORED = [name for name, spec in specs().items() if not spec.judged]
 
 
-@pytest.mark.parametrize(("task", "grade_parse"), JUDGED_TASKS)
+def grade_parses(name: str) -> tuple[str, ...]:
+    """The values the judged benchmark's ``grade_parse`` takes (its profiles' field type)."""
+    profile = next(iter(specs()[name].profiles.values()))
+    return typing.get_args(typing.get_type_hints(type(profile))["grade_parse"])
+
+
+JUDGED_TASKS = [(name, parse) for name in JUDGED for parse in grade_parses(name)]
+
+
+@pytest.mark.parametrize(("name", "grade_parse"), JUDGED_TASKS)
 @pytest.mark.slow
 def test_a_judge_output_that_is_no_reply_is_a_judge_failure_under_every_parse(
-    task: Callable[..., Task], grade_parse: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    name: str, grade_parse: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    built = task(bundled_sample=True, num_examples=5, grade_parse=grade_parse)
+    built = specs()[name].task(bundled_sample=True, num_examples=5, grade_parse=grade_parse)
     questions = questions_of(built)
     kinds = no_reply_outputs("mockllm/judge")
     judge = scripted_outputs(lambda m: kinds[question_number(m, questions)][0], name="judge")
@@ -167,15 +175,15 @@ def test_a_panel_judge_without_a_reply_casts_no_vote(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("task", [simpleqa, simpleqa_verified])
+@pytest.mark.parametrize("name", JUDGED)
 def test_a_candidate_output_that_is_no_reply_is_noted_and_still_graded(
-    task: Callable[..., Task], tmp_path: Path
+    name: str, tmp_path: Path
 ) -> None:
     kinds = no_reply_outputs("mockllm/candidate")
     filtered, reason = kinds[1]
     candidate = scripted_outputs(lambda m: filtered.model_copy(deep=True), name="candidate")
     judge = scripted_model(lambda m: "C")
-    log = run(task(bundled_sample=True, num_examples=2), candidate, judge, tmp_path)
+    log = run(specs()[name].task(bundled_sample=True, num_examples=2), candidate, judge, tmp_path)
     for score in scores(log):
         assert score.metadata["no_reply"] == reason
         assert score.metadata["grade"] == "NOT_ATTEMPTED"
@@ -184,21 +192,21 @@ def test_a_candidate_output_that_is_no_reply_is_noted_and_still_graded(
         )
 
 
-@pytest.mark.parametrize(
-    ("task", "explanation_after"),
-    [
-        (triviaqa, re.escape("normalized answer: 'this model s maximum context length is "
-                             "4096 tokens'; no alias matched")),
-        (winogrande, "no answer parsed; target [AB]"),
-        (scienceqa, "no answer parsed; target [A-E]"),
-    ],
-)  # fmt: skip
-def test_every_scorer_notes_a_candidate_output_that_is_no_reply(
-    task: Callable[..., Task], explanation_after: str, tmp_path: Path
-) -> None:
+# tests/<name>/conformance.py pins what its scorer says of the over-length output after
+# "the model gave no reply (...); ": the reference rule's verdict on the text it holds.
+NO_REPLY_EXPLANATION = "NO_REPLY_EXPLANATION"
+NO_REPLY_EXPLANATION_WHAT = (
+    "r\"<the pattern the scorer's explanation of an over-length reply matches after "
+    "'the model gave no reply (...); '>\""
+)
+
+
+@pytest.mark.parametrize("name", RULE_SCORED)
+def test_every_scorer_notes_a_candidate_output_that_is_no_reply(name: str, tmp_path: Path) -> None:
+    explanation_after = pinned(name, NO_REPLY_EXPLANATION, NO_REPLY_EXPLANATION_WHAT)
     over_length, reason = no_reply_outputs("mockllm/candidate")[0]
     candidate = scripted_outputs(lambda m: over_length.model_copy(deep=True), name="candidate")
-    log = run(task(bundled_sample=True, num_examples=2), candidate, None, tmp_path)
+    log = run(specs()[name].task(bundled_sample=True, num_examples=2), candidate, None, tmp_path)
     for score in scores(log):
         assert score.metadata["no_reply"] == reason
         expected = re.escape(f"the model gave no reply ({reason}); ") + explanation_after

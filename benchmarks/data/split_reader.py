@@ -1,7 +1,7 @@
 """Load one split of a benchmark's data from the Hugging Face Hub or local files.
 
-The Hub benchmarks (TriviaQA, SimpleQA Verified, Winogrande, ScienceQA) accept the same two
-overrides (SimpleQA, not on the Hub, reads its own CSV/JSONL):
+Every benchmark whose data is on the Hub (its spec's ``dataset``) accepts the same two
+overrides (a benchmark not on the Hub, such as SimpleQA, reads its own files):
 
 - ``dataset_path``: a Hub id, a local folder holding a downloaded snapshot of
   the dataset repository, or a single local data file;

@@ -2,8 +2,8 @@
 
 - ``benchmarks/oracle`` knows the answers of the bundled sample questions
   (``-T bundled_sample=true``) and replies with each in the form its benchmark
-  expects (TriviaQA the canonical answer, Winogrande ``ANSWER: <letter>``, ScienceQA the
-  letter, SimpleQA the gold answer); bound to the ``grader`` role it grades a
+  expects (each spec's ``oracle`` rule gives the replies: an option letter,
+  ``ANSWER: <letter>``, the gold answer text); bound to the ``grader`` role it grades a
   SimpleQA reply against the gold target of the grader prompt (``A`` when they
   agree, ``C`` for an empty or "I don't know" reply, else ``B``). So a run on a
   bundled sample scores 100 %. A question it does not know gets an empty reply
