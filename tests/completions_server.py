@@ -130,8 +130,12 @@ class CompletionsServer(ThreadedServer):
         prompt_logprobs: bool = True,
         delay: float = 0.0,
         failures: dict[str, int] | None = None,
+        spoil: Callable[[dict[str, Any]], dict[str, Any] | web.Response] | None = None,
     ) -> None:
         super().__init__()
+        # what the server does to every reply of /v1/completions but an endpoint check's: a
+        # changed reply, or a response of its own (an error); None: none
+        self.spoil = spoil
         # the tokenizer routes it serves, whether it echoes the prompt's log-probabilities
         # and answers vLLM's prompt_logprobs (as a server that lacks them: a 404, a reply
         # without them)
@@ -252,20 +256,21 @@ class CompletionsServer(ThreadedServer):
             choices.append(choice)
         prompt_tokens = sum(len(ids) for ids in prompts)
         completion_tokens = max_tokens * len(prompts)
-        return web.json_response(
-            {
-                "id": "cmpl-scripted",
-                "object": "text_completion",
-                "created": int(time.time()),
-                "model": body.get("model") or "scripted",
-                "choices": choices,
-                "usage": {
-                    "prompt_tokens": prompt_tokens,
-                    "completion_tokens": completion_tokens,
-                    "total_tokens": prompt_tokens + completion_tokens,
-                },
-            }
-        )
+        reply: dict[str, Any] | web.Response = {
+            "id": "cmpl-scripted",
+            "object": "text_completion",
+            "created": int(time.time()),
+            "model": body.get("model") or "scripted",
+            "choices": choices,
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+        if self.spoil is not None and not is_check(request):
+            reply = self.spoil(reply)  # type: ignore[arg-type]
+        return reply if isinstance(reply, web.Response) else web.json_response(reply)
 
     async def _models(self, request: web.Request) -> web.Response:
         return web.json_response(

@@ -59,6 +59,10 @@ STOP_REASONS: dict[str | None, StopReason] = {
     "max_tokens": "max_tokens",
 }
 
+# finish_reason values of a choice the server did not complete (vLLM's "abort"), whose
+# log-probabilities are no model's reading of the prompt
+FAILED_FINISH_REASONS = frozenset({"error", "abort"})
+
 _ECHO_MODELS: weakref.WeakKeyDictionary[Model, Model] = weakref.WeakKeyDictionary()
 
 
@@ -178,6 +182,10 @@ def read_reply(reply: dict[str, Any], with_tokens: bool = True) -> ModelOutput:
         else None,
         response_id=reply.get("id"),
     )
+    failed = [choice.get("finish_reason") for choice in choices]
+    failed = [reason for reason in failed if reason in FAILED_FINISH_REASONS]
+    if failed:  # no log-probability of such a choice is the model's
+        output.error = f"the server ended a choice with finish_reason {failed[0]!r}"
     if choices:
         output.metadata = echo_metadata(choices[0], with_tokens)
     if len(choices) > 1:

@@ -277,5 +277,11 @@ def text_continuation_logprob(output: ModelOutput, prompt: str, context_length: 
     while first > 0 and len(tokens[first - 1]) + tail <= within:
         first -= 1
         tail += len(tokens[first])
+    if first == 0 and tail < within:
+        raise LoglikelihoodError(
+            f"the reply's {len(tokens)} echoed tokens end {within - tail} characters short of "
+            "the continuation's start; the server must echo every prompt token with its "
+            "log-probability (echo: true, logprobs)."
+        )
     # lm-evaluation-harness sums token_logprobs[idx:-1]: the last entry is left out
     return sum(logprobs[first:-1])
