@@ -239,3 +239,57 @@ def test_paired_bootstrap_p_value_is_uniform_enough_under_no_difference() -> Non
         false_alarms += bootstrap_p_value(observed, draws[:, 0]) < 0.05
     # 5% expected; 9% is 3 standard errors above it over 200 replications.
     assert false_alarms / 200 <= 0.09
+
+
+def category_values(seed: int, n: int = 60) -> tuple[np.ndarray, np.ndarray, dict[str, list]]:
+    """Exact match (0/1) and F1 per question, for two runs, and three answer types."""
+    rng = np.random.default_rng(seed)
+    baseline = rng.integers(0, 2, size=(n, 1)).astype(float)
+    candidate = np.where(rng.random((n, 1)) < 0.3, 1 - baseline, baseline)
+    f1 = rng.random((n, 1))
+    types = [("Wiki", "Web", "Numerical")[i % 3] for i in range(n)]
+    return (
+        np.hstack([baseline, f1]),
+        np.hstack([candidate, np.clip(f1 + 0.1, 0, 1)]),
+        {"answer_type": [(t,) for t in types]},
+    )
+
+
+def test_every_groups_interval_is_scipys_wilson_at_95_percent() -> None:
+    from benchmarks.compare.analysis import Settings, describe
+    from benchmarks.compare.tasks import TASKS
+
+    values, _, categories = category_values(1)
+    rows = describe(TASKS["triviaqa"], values, categories, Settings(resamples=200))
+    wilson = [row for row in rows if row["metric"] == "exact_match"]
+    assert {row["category"] for row in wilson} == {"all", "Wiki", "Web", "Numerical"}
+    for row in wilson:
+        successes = round(row["value"] * row["n"])
+        low, high = binomtest(successes, row["n"]).proportion_ci(0.95, method="wilson")
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high), abs=1e-12), row
+
+
+def test_every_groups_paired_p_value_is_the_exact_mcnemar_of_its_discordant_pairs() -> None:
+    from benchmarks.compare.analysis import Settings, compare
+    from benchmarks.compare.tasks import TASKS
+
+    baseline, candidate, categories = category_values(2)
+    rows = compare(TASKS["triviaqa"], baseline, candidate, categories, Settings(resamples=200))
+    paired = [row for row in rows if row["metric"] == "exact_match"]
+    assert len(paired) == 4
+    for row in paired:
+        mask = np.arange(len(baseline))
+        if row["category"] != "all":
+            mask = [i for i, (t,) in enumerate(categories["answer_type"]) if t == row["category"]]
+        a, b = baseline[mask, 0], candidate[mask, 0]
+        b_only = int(((a == 1) & (b == 0)).sum())
+        c_only = int(((a == 0) & (b == 1)).sum())
+        assert (row["baseline_only"], row["candidate_only"]) == (b_only, c_only)
+        discordant = b_only + c_only
+        exact = binomtest(b_only, discordant, 0.5).pvalue if discordant else 1.0
+        assert row["p_value"] == pytest.approx(exact, abs=1e-12), row
+        low_a, high_a = binomtest(int(a.sum()), len(a)).proportion_ci(0.95, method="wilson")
+        low_b, high_b = binomtest(int(b.sum()), len(b)).proportion_ci(0.95, method="wilson")
+        # Newcombe's hybrid interval lies within the differences of the Wilson limits
+        assert low_b - high_a <= row["ci_low"] <= row["difference"] <= row["ci_high"]
+        assert row["ci_high"] <= high_b - low_a
