@@ -30,6 +30,7 @@ from benchmarks.data.rows_request import RowsRequest
 from benchmarks.data.samples import data_files_for
 from benchmarks.data.split_reader import DataFiles
 from benchmarks.runtime.errors import DataError
+from benchmarks.runtime.task_parameters import fail
 
 logger = logging.getLogger(__name__)
 
@@ -66,6 +67,8 @@ class DataSource:
         self.task = task
         self.benchmark = benchmark
         self.hub = hub
+        if dataset_path is not None and not bundled_sample:
+            refuse_a_missing_local_path(task, dataset_path)
         # the default Hub id spelled out is the default: pinned, cached, named in the log
         self.dataset_path = None if dataset_path == hub.path else dataset_path
         self.data_files = data_files_for(
@@ -219,4 +222,28 @@ def announce_cut(num_examples: int | None, available: int, where: str) -> None:
         logger.warning(
             f"num_examples={num_examples}: evaluating the first {num_examples} of the "
             f"{available} rows of {where}."
+        )
+
+
+# The suffixes of the data files a dataset_path may name (a Hub id has none of them).
+DATA_FILE_SUFFIXES = frozenset({".jsonl", ".json", ".csv", ".parquet", ".arrow", ".tsv"})
+
+
+def refuse_a_missing_local_path(task: str, dataset_path: str) -> None:
+    """Refuse a ``dataset_path`` meant as a local file or folder (absolute, relative with
+    ``.`` or ``~``, more than one ``/``, or a data file's suffix) that does not exist, before
+    the Hub is asked for it: a Hub id is ``name`` or ``owner/name``."""
+    path = Path(dataset_path).expanduser()
+    local = (
+        path.is_absolute()
+        or dataset_path.startswith((".", "~"))
+        or dataset_path.count("/") > 1
+        or "\\" in dataset_path
+        or path.suffix.lower() in DATA_FILE_SUFFIXES
+    )
+    if local and not path.exists():
+        fail(
+            task,
+            f"dataset_path {dataset_path}: no such file or folder (a Hub id is owner/name, "
+            "without a leading / or .).",
         )
