@@ -821,3 +821,25 @@ def test_logs_from_before_the_shard_argument_pair_with_new_ones(
     assert across.drop(columns=["candidate"], errors="ignore").equals(
         now.drop(columns=["candidate"], errors="ignore")
     )
+
+
+def test_logs_of_two_profiles_are_refused_naming_the_profile_to_rerun_with(
+    tmp_path: Path,
+) -> None:
+    logs = {}
+    for profile in ("default", "evalscope_1.14.1"):
+        (log,) = eval(
+            winogrande(profile=profile, bundled_sample=True, num_examples=4),
+            model="benchmarks/oracle",
+            log_dir=str(tmp_path / profile),
+            display="none",
+        )
+        logs[profile] = log.location
+    with pytest.raises(CompareError) as raised:
+        compare_logs([logs["default"], logs["evalscope_1.14.1"]], settings=Settings(resamples=10))
+    first, second = (Path(logs[p]).name for p in ("default", "evalscope_1.14.1"))
+    assert str(raised.value).endswith(
+        f": task argument 'profile' differs ('default' in {first}, 'evalscope_1.14.1' in "
+        f"{second}); a different profile asks or scores otherwise: rerun {second}'s model with "
+        "-T profile=default, or compare each log with one of its own profile."
+    ), str(raised.value)

@@ -94,7 +94,8 @@ def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool
             "measure the judges with --judges."
         )
     args_a, args_b = baseline.task_args(), candidate.task_args()
-    for name in sorted((set(args_a) | set(args_b)) - UNCHECKED_TASK_ARGS):
+    # the profile first: its switches differ because it does, and it is what to rerun with
+    for name in sorted((set(args_a) | set(args_b)) - UNCHECKED_TASK_ARGS, key=profile_first):
         if args_a.get(name, NOT_RECORDED) != args_b.get(name, NOT_RECORDED):
             value_a, value_b = args_a.get(name, NOT_RECORDED), args_b.get(name, NOT_RECORDED)
             rerun = f"-T {name}={value_a}" if value_a is not NOT_RECORDED else f"no {name}"
@@ -103,6 +104,10 @@ def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool
                 f"a different {name} asks or scores otherwise: rerun {Path(names[1]).name}'s "
                 f"model with {rerun}, or compare each log with one of its own {name}",
             )  # fmt: skip
+
+
+def profile_first(name: str) -> tuple[bool, str]:
+    return name != "profile", name
 
 
 def judges(model_roles: dict[str, Any] | None) -> list[str]:
