@@ -123,15 +123,35 @@ def test_the_solver_replaces_the_chain_from_the_command_line(tmp_path: Path) -> 
     assert all(COT in sample.messages[0].text for sample in log.samples)
 
 
+SOLVER = f"{EXAMPLE.relative_to(ROOT)}@winogrande_cot"
+REFUSALS = {
+    "shots=3": (
+        f"--solver {SOLVER} cannot run this task's samples: sample 'validation_0' names "
+        "demonstrations (metadata 'fewshot': [28, 7, 0]), which only the task's own prompt "
+        "step holds, and --solver replaces that step. Run a task that keeps that step "
+        f"instead: inspect eval {SOLVER}_task (with the same -T arguments), or run without "
+        "demonstrations (shots=0)."
+    ),
+    "profile=lm_eval_0.4.13": (
+        f"--solver {SOLVER} cannot run this task's samples: the profile scores each option "
+        "by log-likelihood (sample 'validation_0' carries metadata 'loglikelihood_requests'), "
+        "which only the task's own solver requests, and --solver replaces it. Run a "
+        "generative profile with it (-T scoring=generate, or -T profile=default), or run the "
+        "task without --solver."
+    ),
+}
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("argument", REFUSALS)
 def test_a_command_line_solver_without_the_pool_is_refused_before_any_sample(
-    tmp_path: Path,
+    tmp_path: Path, argument: str
 ) -> None:
-    solver = f"{EXAMPLE.relative_to(ROOT)}@winogrande_cot"
+    solver = SOLVER
     done = subprocess.run(
         [
             inspect_cli(),
-            *("eval", "benchmarks/winogrande", "-T", "bundled_sample=true", "-T", "shots=3"),
+            *("eval", "benchmarks/winogrande", "-T", "bundled_sample=true", "-T", argument),
             *("--solver", solver, "--model", "benchmarks/oracle", "--log-dir", str(tmp_path)),
         ],
         cwd=ROOT,
@@ -143,13 +163,7 @@ def test_a_command_line_solver_without_the_pool_is_refused_before_any_sample(
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Traceback" not in done.stdout + done.stderr
-    assert " ".join(done.stdout.split()) == (
-        f"--solver {solver} cannot run this task's samples: sample 'validation_0' names "
-        "demonstrations (metadata 'fewshot': [28, 7, 0]), which only the task's own prompt "
-        "step holds, and --solver replaces that step. Run a task that keeps that step "
-        f"instead: inspect eval {solver}_task (with the same -T arguments), or run without "
-        "demonstrations (shots=0)."
-    )
+    assert " ".join(done.stdout.split()) == REFUSALS[argument]
     assert list(tmp_path.iterdir()) == []  # no sample ran, no log was started
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from inspect_ai.dataset import Sample
 
 from benchmarks.data.fewshot_draws import FEWSHOT_KEY
+from benchmarks.data.records import REQUESTS_KEY
 from benchmarks.runtime.errors import TaskParameterError
 
 EVAL_COMMANDS = ("eval", "eval-set")
@@ -41,8 +42,17 @@ def command_line_solver(argv: list[str] | None = None) -> str | None:
 
 
 def refuse_named_demonstrations(sample: Sample, solver: str) -> None:
-    """Fail when ``sample`` names demonstrations that only the task's own prompt step holds,
-    while ``solver`` replaces that step."""
+    """Fail when ``sample`` needs what only the task's own solver gives it, while ``solver``
+    replaces that solver: log-likelihood requests (its scorer reads the options' scores only
+    the task's solver computes) or named demonstrations (only its prompt step holds them)."""
+    if REQUESTS_KEY in (sample.metadata or {}):
+        raise TaskParameterError(
+            f"--solver {solver} cannot run this task's samples: the profile scores each option "
+            f"by log-likelihood (sample {sample.id!r} carries metadata {REQUESTS_KEY!r}), which "
+            "only the task's own solver requests, and --solver replaces it. Run a generative "
+            "profile with it (-T scoring=generate, or -T profile=default), or run the task "
+            "without --solver."
+        )
     named = (sample.metadata or {}).get(FEWSHOT_KEY)
     if not named:
         return
