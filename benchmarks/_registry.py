@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 from benchmarks.catalog import specs
-from benchmarks.data.replaced_solver import EVAL_COMMANDS
 from benchmarks.models.offline import OfflineModel
+from benchmarks.runtime.registry_names import EVAL_COMMANDS
 
 # Importing each benchmark's module (through its spec) registers its task.
 TASKS = {name: spec.task for name, spec in specs().items()}

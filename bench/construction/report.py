@@ -42,6 +42,18 @@ def report(results: dict[str, Any]) -> str:
         "",
     ]
 
+    entry_point = results.get("entry_point")
+    if entry_point:
+        lines += [
+            "### The package's entry point (every `inspect` command)",
+            "",
+            f"Loading Inspect's entry points: {fmt(entry_point['seconds'])} s, adding "
+            f"{fmt(entry_point['added_mb'], 1)} MB to a process holding Inspect "
+            f"({fmt(entry_point['inspect_mb'], 0)} MB); medians of {entry_point['runs']} "
+            "fresh processes.",
+            "",
+        ]
+
     construct = results.get("construct")
     if construct:
         lines += [

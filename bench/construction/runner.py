@@ -3,7 +3,8 @@
 Generates the full-size datasets if needed, then measures, each in fresh child
 processes (``bench.construction.fresh_process``): task construction (imports, the
 full dataset, a ``limit=10`` slice, ``eval(limit=10)``), scorer throughput and
-ScienceQA image costs, for every case of every benchmark's workload
+ScienceQA image costs and what the package's entry point adds to every ``inspect``
+command, for every case of every benchmark's workload
 (``bench/workloads``). Prints a markdown report (``bench.construction.report``) and
 writes it, with the raw numbers as JSON, under ``bench/out/``.
 """
@@ -22,6 +23,7 @@ from typing import Any
 
 from bench.common.case_tasks import LIMIT
 from bench.common.child_runs import machine, python_startup, run_child, summarize_construct
+from bench.construction.entry_point import entry_point_cost
 from bench.construction.report import report
 from bench.generate_data import DATA_DIR, default_seed_dir, generate
 from bench.workloads import cases, chosen_cases, workloads
@@ -44,8 +46,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--parts",
-        default="construct,scorers,images",
-        help="comma-separated subset of construct,scorers,images",
+        default="construct,scorers,images,entry_point",
+        help="comma-separated subset of construct,scorers,images,entry_point",
     )
     parser.add_argument("--quick", action="store_true", help="one repetition, fewer samples")
     parser.add_argument("--data", type=Path, default=DATA_DIR)
@@ -117,6 +119,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             ["images", "--samples", str(args.image_samples), "--repeat", str(args.repeat)],
             args.data,
         )
+
+    if "entry_point" in parts:
+        progress("the package's entry point")
+        results["entry_point"] = entry_point_cost(3 if args.quick else 7)
 
     results["machine"]["load_average_end"] = os.getloadavg()
     results["seconds"] = time.perf_counter() - started

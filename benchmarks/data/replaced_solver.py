@@ -24,8 +24,7 @@ from inspect_ai.dataset import Sample
 from benchmarks.data.fewshot_draws import FEWSHOT_KEY
 from benchmarks.data.records import REQUESTS_KEY
 from benchmarks.runtime.errors import TaskParameterError
-
-EVAL_COMMANDS = ("eval", "eval-set")
+from benchmarks.runtime.registry_names import EVAL_COMMANDS
 
 
 def command_line_solver(argv: list[str] | None = None) -> str | None:

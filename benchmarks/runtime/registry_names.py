@@ -29,6 +29,9 @@ from benchmarks.runtime.inspect_private import (
 )
 
 PACKAGE = "benchmarks"
+# The inspect commands that build and run tasks (their command lines are read for the
+# tasks and the --solver they name).
+EVAL_COMMANDS = ("eval", "eval-set")
 
 T = TypeVar("T")
 
