@@ -561,6 +561,16 @@ def written_by_hand(page: str) -> str:
     return GENERATED_BLOCK.sub("", page)
 
 
+def test_the_readmes_contents_line_links_every_section_in_order() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (contents,) = re.findall(r"^Contents: (.*)$", readme, re.M)
+    sections = re.findall(r"^## (.*)$", readme, re.M)
+    anchors = [re.sub(r"[^a-z0-9 -]", "", title.lower()).replace(" ", "-") for title in sections]
+    assert contents == " · ".join(
+        f"[{title}](#{anchor})" for title, anchor in zip(sections, anchors, strict=True)
+    )
+
+
 def test_the_readme_is_short_with_the_quick_start_first() -> None:
     """Details go to the pages: the README's own text under 210 lines (its generated tables
     grow by a row or so a benchmark, and each holds what its generator makes), the quick
