@@ -155,7 +155,7 @@ def scienceqa(
         metadata={"profile": settings.name, **settings.switches(), **source.metadata()},
         version=SPEC.version,
     )
-    return shard_task(task, args.shard)
+    return shard_task(settings.recorded_in(task), args.shard)
 
 
 SPEC = BenchmarkSpec(

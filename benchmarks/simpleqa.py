@@ -203,7 +203,7 @@ def simpleqa(
         },
         version=SPEC.version,
     )
-    return shard_task(task, args.shard)
+    return shard_task(settings.recorded_in(task), args.shard)
 
 
 SPEC = BenchmarkSpec(

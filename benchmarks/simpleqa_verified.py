@@ -168,7 +168,7 @@ def simpleqa_verified(
         },
         version=SPEC.version,
     )
-    return shard_task(task, args.shard)
+    return shard_task(settings.recorded_in(task), args.shard)
 
 
 SPEC = BenchmarkSpec(

@@ -190,7 +190,7 @@ def triviaqa(
         },
         version=SPEC.version,
     )
-    return shard_task(task, args.shard)
+    return shard_task(settings.recorded_in(task), args.shard)
 
 
 SPEC = BenchmarkSpec(

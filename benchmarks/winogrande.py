@@ -204,7 +204,7 @@ def winogrande(
         metadata={**settings.metadata(), "dataset_config": dataset_config, **source.metadata()},
         version=SPEC.version,
     )
-    return shard_task(task, args.shard)
+    return shard_task(settings.recorded_in(task), args.shard)
 
 
 def generative_sample(

@@ -456,3 +456,45 @@ def test_log_viewer_shows_scienceqas_columns_by_the_papers_names(
             with contextlib.suppress(Exception):
                 page.screenshot(path=tmp_path / "failure.png")
             raise
+
+
+def shown(value: object) -> str:
+    """A value as the viewer's CONFIG header writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
+
+
+@pytest.fixture
+def settings_log(name: str, tmp_path: Path) -> tuple[Path, list[str]]:
+    """A run of the benchmark under its default profile, and ``switch: value`` for the
+    profile and each switch as the task applied them (its metadata)."""
+    spec = specs()[name]
+    roles = {"grader": "benchmarks/oracle"} if spec.judged else None
+    [log] = eval(
+        spec.task(bundled_sample=True, num_examples=1),
+        model="benchmarks/oracle",
+        model_roles=roles,  # type: ignore[arg-type]
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    applied = log.eval.metadata or {}
+    names = ["profile", *spec.profiles["default"].switch_names()]
+    return tmp_path / "logs", [f"{switch}: {shown(applied[switch])}" for switch in names]
+
+
+@pytest.mark.slow
+@needs_browser
+@pytest.mark.parametrize("name", list(specs()))
+def test_the_config_header_shows_each_setting_as_it_ran(
+    name: str, settings_log: tuple[Path, list[str]], page: Page, tmp_path: Path
+) -> None:
+    log_dir, settings = settings_log
+    with _serving(log_dir, tmp_path) as server:
+        page.goto(server.url)
+        sync_api.expect(page.locator("#task-title")).to_have_text(f"benchmarks/{name}")
+        body = page.locator("body").inner_text()
+        header = body.split("CONFIG", 1)[1].split("DURATION", 1)[0]
+        parts = [part.strip() for part in header.strip().split(", ")]
+        assert [part for part in settings if part not in parts] == [], header
+        assert not [part for part in parts if part.endswith(": profile")], header

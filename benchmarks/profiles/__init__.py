@@ -20,8 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, get_args, get_type_hints
 
+from inspect_ai import Task
 from inspect_ai.model import GenerateConfig
 
+from benchmarks.runtime.arguments_as_run import record_arguments_as_run
 from benchmarks.runtime.task_parameters import fail
 
 P = TypeVar("P", bound="Profile")
@@ -91,6 +93,11 @@ class Profile:
         return {
             f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in skip
         }
+
+    def recorded_in(self, task: Task) -> Task:
+        """``task``, whose log records each switch's value as it ran in the task's arguments
+        (the viewer's header; ``benchmarks.runtime.arguments_as_run``)."""
+        return record_arguments_as_run(task, self.switches())
 
     def metadata(self) -> dict[str, Any]:
         """The profile's name and its switches as applied: the start of the task's

@@ -1,12 +1,9 @@
 """The settings a run of one of these tasks resolved, printed when the task ends.
 
-A switch left to its profile is recorded by Inspect as the task was called (``null``, or
-``profile`` where null is a value of its own): the ``@task`` decorator writes the call's
-arguments into the log (``eval.task_args``, ``eval.task_args_passed``, which the viewer's
-header and ``eval-retry`` read) after the task function returns, and a hook must not
-change the spec it is given. The task records the values it applied in the log's task
-metadata (the viewer's Info tab, ``log.eval.metadata``); this hook prints them above the
-run's summary, so the terminal says what ran.
+The log's task arguments (``eval.task_args``, the viewer's header) hold each switch as it
+ran (``benchmarks.runtime.arguments_as_run``), and the task records the values it applied
+in its metadata too (the viewer's Info tab, ``log.eval.metadata``); this hook prints them
+above the run's summary, so the terminal says what ran.
 """
 
 from __future__ import annotations
@@ -28,10 +25,18 @@ def resolved_settings(task_args: Mapping[str, Any], metadata: Mapping[str, Any] 
     profile and every switch as applied), in the task's parameter order."""
     applied = metadata or {}
     return ", ".join(
-        f"{name}: {applied[name]}"
+        f"{name}: {one_line(applied[name])}"
         for name in task_args
         if name in applied and name not in DATA_ARGUMENTS
     )
+
+
+def one_line(value: Any) -> str:
+    """``value`` as text on one line: control characters (a stop sequence's ``\\n``) escaped."""
+    text = str(value)
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 class ResolvedSettings(Hooks):
