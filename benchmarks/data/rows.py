@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks.data.row_places import RowPlaces
+from benchmarks.data.error_locations import RowPlaces
 from benchmarks.data.rows_cache import rows_file_for, writable_rows_file
 from benchmarks.data.rows_request import (
     ROW_ERROR,

@@ -25,9 +25,9 @@ from typing import Any
 from inspect_ai.dataset import Sample
 
 from benchmarks.data import download
+from benchmarks.data.error_locations import RowPlaces
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.records import field, field_problem
-from benchmarks.data.row_places import RowPlaces
 from benchmarks.data.rows import PreparedRows
 from benchmarks.data.samples import csv_records, data_files_for
 from benchmarks.data.source import announce_cut, rows_dataset
