@@ -36,7 +36,7 @@ from typing import Annotated, Any, Literal
 from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
-from benchmarks.data.images import ImageFormat
+from benchmarks.data.image_encoding import ImageFormat
 from benchmarks.data.scienceqa import (
     BREAKDOWNS,
     DATASET,

@@ -17,15 +17,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
     from inspect_ai import Task
 
     from benchmarks.data.source import HubDataset
     from benchmarks.profiles import Profile
 
-FloatArray = Any  # numpy arrays, without importing numpy here
+# A numpy array of floats; a string, so that numpy is not imported here.
+FloatArray: TypeAlias = "npt.NDArray[np.float64]"
 
 
 @dataclass(frozen=True)

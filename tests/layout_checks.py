@@ -108,13 +108,27 @@ def private_inspect_imports(path: Path) -> list[str]:
 
 def near_repeats(names: list[str]) -> list[tuple[str, str]]:
     """Pairs of names that nearly repeat each other: alike by ``difflib`` (ratio at least
-    NEAR_REPEAT_RATIO), or equal but for a trailing ``s`` or ``_`` (``letter``, ``letters``)."""
+    NEAR_REPEAT_RATIO), equal but for a trailing ``s`` or ``_`` (``letter``, ``letters``),
+    or whose stems (the first word) are the singular and the plural of one word
+    (``images``, ``image_cache``; ``rows``, ``row_places``). Names sharing one stem are a
+    family and pass (``rows``, ``rows_cache``, ``rows_child``; ``image_cache``,
+    ``image_encoding``)."""
     pairs = []
     for a, b in itertools.combinations(sorted(names), 2):
         alike = difflib.SequenceMatcher(None, a, b).ratio() >= NEAR_REPEAT_RATIO
-        if alike or a.rstrip("s_") == b.rstrip("s_"):
+        if alike or a.rstrip("s_") == b.rstrip("s_") or _number_variants(stem(a), stem(b)):
             pairs.append((a, b))
     return pairs
+
+
+def stem(name: str) -> str:
+    """A name's first word (``rows_cache`` -> ``rows``, ``__main__`` -> ``main``)."""
+    return name.strip("_").split("_", 1)[0]
+
+
+def _number_variants(a: str, b: str) -> bool:
+    """One word singular and the other plural (``image``, ``images``; ``match``, ``matches``)."""
+    return any(long == short + ending for long, short in ((a, b), (b, a)) for ending in ("s", "es"))
 
 
 def folder_names(folder: Path) -> list[str]:

@@ -26,14 +26,14 @@ from PIL import Image
 from benchmarks.data import image_cache
 from benchmarks.data import rows as prepared_rows
 from benchmarks.data.image_cache import ImageCacheError, cached_image_file
-from benchmarks.data.images import ImageFormat, encoded_image
-from benchmarks.data.rows import read_rows
+from benchmarks.data.image_encoding import ImageFormat, encoded_image
+from benchmarks.data.rows import read_rows_file
 from benchmarks.data.rows_child import prepare_rows
 from benchmarks.data.rows_request import RowsRequest
 from benchmarks.data.scienceqa_shape import REQUIRED_COLUMNS, image_options
 from benchmarks.data.source import DataSource
 from benchmarks.scienceqa import DATASET, scienceqa
-from tests.images_expected import image_data_uri
+from tests.image_encoding_expected import image_data_uri
 from tests.loopback_server import LoopbackServer
 
 FIXTURE = Path(__file__).parent / "fixtures" / "scienceqa" / "test_rows.hf.parquet"
@@ -231,7 +231,7 @@ def prepare_in_process(parquet: Path, rows_file: Path) -> list[str | None]:
     """What the child process does, run here: the rows file's image files, row by row."""
     request = scienceqa_request(parquet)
     prepare_rows(request, rows_file)
-    return [record.get("image_file") for record in read_rows(rows_file).records]
+    return [record.get("image_file") for record in read_rows_file(rows_file).records]
 
 
 def two_image_rows_built(

@@ -265,8 +265,41 @@ def test_near_repeats_and_top_level_modules(tmp_path: Path) -> None:
     assert near_repeats(["image_cache", "images_cache", "simpleqa", "simpleqa_verified"]) == [
         ("image_cache", "images_cache")
     ]
+    # a stem in the singular beside one in the plural; one stem with qualifiers is a family
+    assert near_repeats(["letters", "letter_parsers", "match", "matches_x", "__main__"]) == [
+        ("letter_parsers", "letters"),
+        ("match", "matches_x"),
+    ]
+    assert near_repeats(["rows", "rows_cache", "rows_child", "image_cache", "image_encoding"]) == []
     write(tmp_path, {"benchmarks/triviaqa.py": "", "benchmarks/spec.py": "", "benchmarks/x.py": ""})
     assert top_level_modules(tmp_path, {"triviaqa"}) == ["spec.py", "x.py"]
+
+
+# benchmarks/data/ before its modules were named apart: images beside image_cache, rows
+# (and its family rows_cache, rows_child, rows_request) beside row_places.
+OLD_DATA_NAMES = (
+    "__init__ download fewshot_draws image_cache images lazy_dataset local_file records "
+    "replaced_solver row_places rows rows_cache rows_child rows_request scienceqa "
+    "scienceqa_shape shards simpleqa simpleqa_verified source split_reader triviaqa "
+    "triviaqa_demonstrations winogrande winogrande_loglikelihood"
+).split()
+
+
+def test_names_whose_stems_differ_in_number_are_found(tmp_path: Path) -> None:
+    folder = write(tmp_path, {f"data/{name}.py": "" for name in OLD_DATA_NAMES}) / "data"
+    assert near_repeats(folder_names(folder)) == [
+        ("image_cache", "images"),
+        ("row_places", "rows"),
+        ("row_places", "rows_cache"),
+        ("row_places", "rows_child"),
+        ("row_places", "rows_request"),
+    ]
+    with pytest.raises(AssertionError, match="nearly repeat each other"):
+        test_no_names_that_nearly_repeat(folder)
+    # named apart, as they are now
+    (folder / "images.py").rename(folder / "image_encoding.py")
+    (folder / "row_places.py").rename(folder / "error_locations.py")
+    test_no_names_that_nearly_repeat(folder)
 
 
 def test_undeclared_imports_are_found(tmp_path: Path) -> None:

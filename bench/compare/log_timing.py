@@ -38,7 +38,7 @@ from benchmarks.compare import analysis
 from benchmarks.compare.analysis import Settings
 from benchmarks.compare.api import compare_logs, pair
 from benchmarks.compare.comparability import check_same_questions
-from benchmarks.compare.logs import logs_by_task, read_samples
+from benchmarks.compare.logs import logs_by_task, read_sample_summaries
 from benchmarks.compare.score_tables import score_table
 
 OUT_DIR = Path(__file__).resolve().parents[1] / "out"
@@ -153,7 +153,7 @@ def time_once(paths: tuple[Path, Path], settings: Settings) -> dict[str, float]:
     """
     started, cpu = time.perf_counter(), time.process_time()
     logs = [next(iter(logs_by_task(str(path)).values())) for path in paths]
-    samples = [read_samples(log) for log in logs]
+    samples = [read_sample_summaries(log) for log in logs]
     read_s = time.perf_counter() - started
     read_cpu_s = time.process_time() - cpu
 

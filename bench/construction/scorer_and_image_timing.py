@@ -105,7 +105,7 @@ def cmd_images(images: int, repeat: int, data_dir: Path) -> dict[str, Any]:
         return statistics.median(durations) / len(sources)
 
     result["base64_floor_ms"] = 1000 * per_image(base64.b64encode)
-    from benchmarks.data.images import encoded_image
+    from benchmarks.data.image_encoding import encoded_image
 
     def data_uri(data: bytes) -> str:  # what an image becomes in the request
         return "data:image/png;base64," + base64.b64encode(encoded_image(data)).decode("ascii")

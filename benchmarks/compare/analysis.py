@@ -28,7 +28,6 @@ import numpy as np
 
 from benchmarks.compare.statistics import (
     CONFIDENCE,
-    FloatArray,
     Interval,
     SumsStatistic,
     bootstrap_p_value,
@@ -40,6 +39,7 @@ from benchmarks.compare.statistics import (
     wilson_interval,
 )
 from benchmarks.compare.tasks import Categories, Metric, TaskScores
+from benchmarks.spec import FloatArray
 
 DEFAULT_RESAMPLES = 10_000
 DEFAULT_SEED = 20240607

@@ -23,7 +23,7 @@ from benchmarks.compare.logs import (
     TaskLog,
     display_path,
     logs_at,
-    read_samples,
+    read_sample_summaries,
 )
 from benchmarks.compare.score_tables import ScoreTable, require_scorer, score_table
 
@@ -76,7 +76,7 @@ def pandas() -> Any:
 
 
 def load_table(log: TaskLog, scorer: str | None) -> ScoreTable:
-    samples = read_samples(log)
+    samples = read_sample_summaries(log)
     return score_table(log, samples, require_scorer(log, samples, scorer))
 
 

@@ -210,7 +210,7 @@ def logs_by_task(argument: str) -> dict[str, TaskLog]:
     return logs_at(argument).by_task()
 
 
-def read_samples(log: TaskLog) -> list[EvalSampleSummary]:
+def read_sample_summaries(log: TaskLog) -> list[EvalSampleSummary]:
     """The sample summaries of a log (see the module docstring for why summaries)."""
     try:
         summaries = read_eval_log_sample_summaries(log.path)

@@ -11,8 +11,8 @@ import numpy as np
 from inspect_ai.scorer import Score, value_to_float
 
 from benchmarks.compare.logs import CompareError, SampleRecord, TaskLog, display_path
-from benchmarks.compare.statistics import FloatArray
 from benchmarks.compare.tasks import Categories, TaskScores
+from benchmarks.spec import FloatArray
 
 MISSING_CATEGORY = "(none)"
 

@@ -46,9 +46,10 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING
 
 from benchmarks.runtime.lazy_modules import LazyModule
+from benchmarks.spec import FloatArray
 
 if TYPE_CHECKING:
     import numpy as np
@@ -60,8 +61,6 @@ CONFIDENCE = 0.95
 # Bounds the memory of one block of bootstrap resample counts (float64 cells).
 BOOTSTRAP_BLOCK_CELLS = 4_000_000
 
-# A string, so that numpy is imported only when a statistic is computed.
-FloatArray: TypeAlias = "npt.NDArray[np.float64]"
 # (resample sums of the value columns (R, k), sample count) -> statistics (R, m)
 SumsStatistic = Callable[[FloatArray, int], FloatArray]
 

@@ -51,6 +51,10 @@ if TYPE_CHECKING:
 
 # The sample metadata key holding the ids of a sample's demonstrations.
 FEWSHOT_KEY = "fewshot"
+# What follows each demonstration, before the next one or the question: lm-evaluation-
+# harness's TaskConfig default (config/task.py: fewshot_delimiter), which TriviaQA's
+# prompts and Winogrande's log-likelihood requests keep.
+FEWSHOT_DELIMITER = "\n\n"
 
 
 class SeededDraws:

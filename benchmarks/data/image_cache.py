@@ -1,11 +1,11 @@
 """ScienceQA images as files of a verified on-disk cache, not inline data URIs.
 
 A sample's image part names a cache file holding exactly the bytes sent
-(``images.encoded_image``). Inspect's ``eval()`` reads such a path into a data
-URI when the sample starts (``materialize_sample_input``: base64 of the file
-bytes, MIME type from the ``.png``/``.jpeg`` suffix), so the request and the
-log carry the very data URI ``images.image_data_uri`` gives, while a dataset
-holds a path instead of ~140 KB of base64 per image: building every sample
+(``image_encoding.encoded_image``). Inspect's ``eval()`` reads such a path into
+a data URI when the sample starts (``materialize_sample_input``: base64 of the
+file bytes, MIME type from the ``.png``/``.jpeg`` suffix), so the request and
+the log carry the very data URI of those bytes, while a dataset holds a path
+instead of ~140 KB of base64 per image: building every sample
 (as Inspect 0.3.285 does before applying ``--limit``) no longer holds every
 image. The cache lives in ``$INSPECT_BENCHMARKS_CACHE/images``, else the
 platform's user cache (``~/.cache/inspect_benchmarks/images``).
@@ -23,7 +23,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.data import download
-from benchmarks.data.images import IMAGE_FORMATS, ImageDecodeError, ImageFormat, encoded_image
+from benchmarks.data.image_encoding import (
+    IMAGE_FORMATS,
+    ImageDecodeError,
+    ImageFormat,
+    encoded_image,
+)
 from benchmarks.runtime.lazy_modules import LazyModule
 
 if TYPE_CHECKING:
@@ -180,7 +185,7 @@ class _Filled(Exception):
 
 
 class ImageFiles:
-    """The image cache file of each row (``images.cached_source_image``).
+    """The image cache file of each row (``cached_source_image``).
 
     Where ``rows`` is a memory-mapped Arrow cache file of ``datasets`` (never
     rewritten: a changed source gets a new file), an embedded image is keyed

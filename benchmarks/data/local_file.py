@@ -163,7 +163,7 @@ def _json_problem(path: Path) -> str | None:
             except json.JSONDecodeError as ex:
                 return f"line {line_number} is not valid JSON ({ex.msg}, character {ex.pos})."
             numbered.append((len(numbered), line_number, record))
-    # a row as every message names it (benchmarks.data.row_places): its line, or 1-based
+    # a row as every message names it (benchmarks.data.error_locations): its line, or 1-based
     first_seen: dict[str, tuple[str, str]] = {}
     for row, source_line, record in numbered:
         where = f"line {source_line}" if source_line else f"row {row + 1}"

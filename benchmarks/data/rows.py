@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks.data.row_places import RowPlaces
+from benchmarks.data.error_locations import RowPlaces
 from benchmarks.data.rows_cache import rows_file_for, writable_rows_file
 from benchmarks.data.rows_request import (
     ROW_ERROR,
@@ -154,13 +154,13 @@ def _read_prepared(
     rows_file = writable_rows_file(request, rows_file_for(request, local))
     if rows_file is not None and not again:
         try:
-            return read_rows(rows_file, where, from_earlier_run=True, columns=columns)
+            return read_rows_file(rows_file, where, from_earlier_run=True, columns=columns)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             pass  # missing, damaged, or not written by this version: prepared below
     with tempfile.TemporaryDirectory(prefix="benchmark-rows-") as work:
         target = rows_file or Path(work) / "rows.jsonl"
         _prepare(request, target, Path(work) / "result.json")
-        return read_rows(target, where, columns=columns)
+        return read_rows_file(target, where, columns=columns)
 
 
 def _prepare(request: RowsRequest, rows_file: Path, result_file: Path) -> None:
@@ -237,7 +237,7 @@ def _run_child(job: dict[str, Any]) -> tuple[int, str]:
     return child.returncode, "".join(shown)
 
 
-def read_rows(
+def read_rows_file(
     path: Path,
     where: str | None = None,
     *,

@@ -15,7 +15,7 @@ from typing import Any
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
 
-from benchmarks.data.images import ImageDecodeError, ImageFormat
+from benchmarks.data.image_encoding import ImageDecodeError, ImageFormat
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.records import option_letters
 from benchmarks.data.samples import parquet_records

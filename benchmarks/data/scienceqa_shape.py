@@ -20,15 +20,15 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchmarks.data.error_locations import RowPlaces
 from benchmarks.data.image_cache import (
     IMAGE_CACHE_VERSION,
     ImageCacheError,
     ImageFiles,
     entry_problem,
 )
-from benchmarks.data.images import ImageDecodeError, ImageFormat
+from benchmarks.data.image_encoding import ImageDecodeError, ImageFormat
 from benchmarks.data.records import field, string_list
-from benchmarks.data.row_places import RowPlaces
 from benchmarks.data.rows import prepared_rows
 from benchmarks.data.rows_request import RowsRequest
 from benchmarks.data.split_reader import LoadedSplit, local_path

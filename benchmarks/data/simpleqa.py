@@ -25,9 +25,9 @@ from typing import Any
 from inspect_ai.dataset import Sample
 
 from benchmarks.data import download
+from benchmarks.data.error_locations import RowPlaces
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.records import field, field_problem
-from benchmarks.data.row_places import RowPlaces
 from benchmarks.data.rows import PreparedRows
 from benchmarks.data.samples import csv_records, data_files_for
 from benchmarks.data.source import announce_cut, rows_dataset
@@ -77,7 +77,7 @@ def simpleqa_dataset(
         )
     files = data_files_for("simpleqa", bundled_sample, dataset_path, data_files, splits=["test"])
     path = dataset_file(dataset_path, files)
-    located = read_rows(path)
+    located = read_local_records(path)
     rows = PreparedRows(
         where=str(path),
         records=[record for _, record in located],
@@ -161,7 +161,7 @@ def _first_string(*values: object) -> str | None:
     return next((value for value in values if isinstance(value, str)), None)
 
 
-def read_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
+def read_local_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
     """``(line, record)`` for every row of a local ``.csv`` or ``.jsonl`` file (the line
     where the row starts; a CSV's header is line 1).
 
@@ -292,7 +292,8 @@ def dataset_file(dataset_path: str | None, data_files: DataFiles | None) -> Path
     return official_dataset_file()
 
 
-def cache_dir() -> Path:
+def download_dir() -> Path:
+    """The folder the upstream CSV is downloaded to: ``simpleqa`` in the package's cache."""
     return download.cache_dir("simpleqa")
 
 
@@ -301,7 +302,7 @@ def official_dataset_file() -> Path:
     return download.cached_verified_file(
         what="SimpleQA",
         url=DATASET_URL,
-        destination=cache_dir() / DATASET_FILENAME,
+        destination=download_dir() / DATASET_FILENAME,
         sha256=DATASET_SHA256,
     )
 

@@ -21,10 +21,10 @@ from typing import Any, Protocol
 
 from inspect_ai.dataset import Sample
 
+from benchmarks.data.error_locations import RowPlaces
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.records import field_problem
 from benchmarks.data.replaced_solver import command_line_solver, refuse_named_demonstrations
-from benchmarks.data.row_places import RowPlaces
 from benchmarks.data.rows import PreparedColumns, PreparedRows, prepared_columns, prepared_rows
 from benchmarks.data.rows_request import RowsRequest
 from benchmarks.data.samples import data_files_for

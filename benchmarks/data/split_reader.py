@@ -22,8 +22,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from benchmarks.data.error_locations import RowPlaces, places_for
 from benchmarks.data.local_file import first_line, load_local_file
-from benchmarks.data.row_places import RowPlaces, places_for
 from benchmarks.runtime.errors import DataError, DataUnavailableError
 from benchmarks.runtime.lazy_modules import LazyModule
 

@@ -19,14 +19,17 @@ from typing import Any
 
 from inspect_ai.dataset import Dataset, Sample
 
-from benchmarks.data.fewshot_draws import FEWSHOT_KEY, IdenticalRows, LmEvalDraws
+from benchmarks.data.fewshot_draws import (
+    FEWSHOT_DELIMITER,
+    FEWSHOT_KEY,
+    IdenticalRows,
+    LmEvalDraws,
+)
 from benchmarks.data.records import REQUESTS_KEY, field_problem
 from benchmarks.data.rows import PreparedColumns, PreparedRows
 from benchmarks.data.rows_request import ROW_HASH
 from benchmarks.data.source import DataSource, rows_dataset
 from benchmarks.runtime.errors import DataError
-
-FEWSHOT_DELIMITER = "\n\n"
 
 
 def read_sentence(record: Mapping[str, Any]) -> tuple[str, str, list[str], int]:

@@ -179,7 +179,7 @@ def newest_attempts(logs: list[FoundLog]) -> ShardRun:
     return ShardRun(newest, superseded=len(logs) - len(newest))
 
 
-def read_samples(log: FoundLog) -> list[EvalSample]:
+def read_shard_samples(log: FoundLog) -> list[EvalSample]:
     """A shard's samples, checked to be the whole of its share of the run."""
     try:
         full = read_eval_log(log.location)
@@ -215,7 +215,7 @@ def read_samples(log: FoundLog) -> list[EvalSample]:
 
 def merged_log(run: ShardRun) -> EvalLog:
     """One log of the whole run from its shards' logs (read here, each checked)."""
-    shard_samples = [read_samples(log) for log in run.logs]
+    shard_samples = [read_shard_samples(log) for log in run.logs]
     seen: dict[str, FoundLog] = {}
     for shard, samples in zip(run.logs, shard_samples, strict=True):
         for sample in samples:

@@ -30,14 +30,13 @@ from typing import Any
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from benchmarks.data.fewshot_draws import FEWSHOT_KEY
+from benchmarks.data.fewshot_draws import FEWSHOT_DELIMITER, FEWSHOT_KEY
 from benchmarks.models.server_checks import sends_one_prompt
 from benchmarks.runtime.registry_names import namespaced
 
-# lm-evaluation-harness's TaskConfig defaults (config/task.py: target_delimiter,
-# fewshot_delimiter), which TriviaQA keeps.
+# lm-evaluation-harness's TaskConfig default (config/task.py: target_delimiter), which
+# TriviaQA keeps; its fewshot_delimiter is FEWSHOT_DELIMITER (benchmarks.data.fewshot_draws).
 TARGET_DELIMITER = " "
-FEWSHOT_DELIMITER = "\n\n"
 
 # A demonstration: the fields its block is filled with, and "answer".
 Demonstration = Mapping[str, str]

@@ -18,7 +18,7 @@ from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
 from PIL import Image, ImageChops
 
-from benchmarks.data.images import scaled_size
+from benchmarks.data.image_encoding import scaled_size
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.split_reader import DataError
 from benchmarks.scienceqa import grade_band, record_to_sample, scienceqa

@@ -735,11 +735,11 @@ def test_default_source_is_the_pinned_upstream_csv() -> None:
     assert simpleqa_data.DATASET_SHA256 == OFFICIAL_CSV_SHA256
 
 
-def test_cache_dir_follows_the_environment_override(
+def test_download_dir_follows_the_environment_override(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("INSPECT_BENCHMARKS_CACHE", str(tmp_path))
-    assert simpleqa_data.cache_dir() == tmp_path / "simpleqa"
+    assert simpleqa_data.download_dir() == tmp_path / "simpleqa"
 
 
 def test_download_is_verified_then_cached(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from benchmarks.data.row_places import RowPlaces, places_for
+from benchmarks.data.error_locations import RowPlaces, places_for
 from benchmarks.runtime.errors import DataError
 from benchmarks.simpleqa import simpleqa
 from benchmarks.winogrande import winogrande

@@ -7,7 +7,7 @@ import io
 
 from PIL import Image
 
-from benchmarks.data.images import ImageFormat, encoded_image
+from benchmarks.data.image_encoding import ImageFormat, encoded_image
 
 MIME_TYPES = {"png": "image/png", "jpeg": "image/jpeg"}
 

@@ -1,4 +1,4 @@
-"""Image decoding and data-URI encoding (benchmarks/data/images.py)."""
+"""Image decoding and data-URI encoding (benchmarks/data/image_encoding.py)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import pyarrow.parquet as pq
 import pytest
 from PIL import Image, ImageChops
 
-from benchmarks.data.images import (
+from benchmarks.data.image_encoding import (
     JPEG_QUALITY,
     ImageDecodeError,
     scaled_size,
 )
-from tests.images_expected import image_data_uri
+from tests.image_encoding_expected import image_data_uri
 
 FIXTURE = Path(__file__).parent / "fixtures" / "scienceqa" / "test_rows.hf.parquet"
 
