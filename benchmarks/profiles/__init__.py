@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeVar, get_args, get_type_hints
 from inspect_ai import Task
 from inspect_ai.model import GenerateConfig
 
-from benchmarks.runtime.arguments_as_run import record_arguments_as_run
+from benchmarks.runtime.recorded_arguments import record_recorded_arguments
 from benchmarks.runtime.task_parameters import fail
 
 P = TypeVar("P", bound="Profile")
@@ -96,8 +96,8 @@ class Profile:
 
     def recorded_in(self, task: Task) -> Task:
         """``task``, whose log records each switch's value as it ran in the task's arguments
-        (the viewer's header; ``benchmarks.runtime.arguments_as_run``)."""
-        return record_arguments_as_run(task, self.switches())
+        (the viewer's header; ``benchmarks.runtime.recorded_arguments``)."""
+        return record_recorded_arguments(task, self.switches())
 
     def metadata(self) -> dict[str, Any]:
         """The profile's name and its switches as applied: the start of the task's

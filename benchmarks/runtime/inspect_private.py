@@ -18,7 +18,7 @@ from inspect_ai._eval.evalset import GENERATE_CONFIG_FIELDS_TO_EXCLUDE
 # TASK_ALL_PARAMS_ATTR: the attribute the @task decorator sets on the Task a task function
 # returns, after it returns: every parameter with its value or default, which the log
 # records as eval.task_args (the viewer's header); eval-set and eval-retry match runs on
-# eval.task_args_passed instead. runtime/arguments_as_run.py puts the values that ran there.
+# eval.task_args_passed instead. runtime/recorded_arguments.py puts the values that ran there.
 from inspect_ai._eval.task.constants import TASK_ALL_PARAMS_ATTR
 
 # sample_messages: a sample's input as the messages Inspect starts a sample with (a string

@@ -1,7 +1,7 @@
 """The settings a run of one of these tasks resolved, printed when the task ends.
 
 The log's task arguments (``eval.task_args``, the viewer's header) hold each switch as it
-ran (``benchmarks.runtime.arguments_as_run``), and the task records the values it applied
+ran (``benchmarks.runtime.recorded_arguments``), and the task records the values it applied
 in its metadata too (the viewer's Info tab, ``log.eval.metadata``); this hook prints them
 above the run's summary, so the terminal says what ran.
 """

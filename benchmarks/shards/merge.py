@@ -97,7 +97,8 @@ def difference(a: FoundLog, b: FoundLog) -> str | None:
         if value == right[what]:
             continue
         if isinstance(value, dict) and isinstance(right[what], dict):
-            keys = sorted(set(value) | set(right[what]), key=str)
+            # the profile first: the switches it sets differ because it does
+            keys = sorted(set(value) | set(right[what]), key=lambda k: (k != "profile", str(k)))
             key = next(k for k in keys if value.get(k) != right[what].get(k))
             return f"{what} ({key}: {value.get(key)!r} against {right[what].get(key)!r})"
         return f"{what} ({value!r} against {right[what]!r})"

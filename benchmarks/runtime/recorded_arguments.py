@@ -31,7 +31,7 @@ class TaskWithArgumentsAsRun(Task):
         super().__setattr__(name, value)
 
 
-def record_arguments_as_run(task: Task, as_run: Mapping[str, Any]) -> Task:
+def record_recorded_arguments(task: Task, as_run: Mapping[str, Any]) -> Task:
     """``task``, whose log will record ``as_run``'s value for each argument it names (the
     others as called)."""
     task.__class__ = TaskWithArgumentsAsRun
