@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.catalog import specs
 from benchmarks.runtime.errors import TaskParameterError
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
@@ -27,6 +28,9 @@ from tests.inspect_cli import inspect_cli
 ROOT = Path(__file__).parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 WINOGRANDE_FILE = str(FIXTURES / "winogrande" / "validation.jsonl")
+
+# Every benchmark's task, as the registry names them (sorted: the catalog's, whatever it holds)
+TASK_LIST = ", ".join(sorted(specs()))
 
 
 def run_inspect(*args: str) -> subprocess.CompletedProcess[str]:
@@ -91,15 +95,13 @@ def run_inspect(*args: str) -> subprocess.CompletedProcess[str]:
         (
             ["benchmarks/trivia_qa"],
             "benchmarks: there is no task 'trivia_qa'; did you mean benchmarks/triviaqa? "
-            "The tasks are scienceqa, simpleqa, simpleqa_verified, triviaqa, winogrande "
-            "(`python -m benchmarks` lists them).",
+            f"The tasks are {TASK_LIST} (`python -m benchmarks` lists them).",
         ),
         (
             ["triviaqa"],
             "benchmarks: no task file 'triviaqa' here (this package's tasks are named "
             "benchmarks/<name>); did you mean benchmarks/triviaqa? The tasks are "
-            "scienceqa, simpleqa, simpleqa_verified, triviaqa, winogrande "
-            "(`python -m benchmarks` lists them).",
+            f"{TASK_LIST} (`python -m benchmarks` lists them).",
         ),
     ],
 )
