@@ -18,24 +18,30 @@ stacks beside them (``<name>_<benchmark>_<side>.txt``), and prints the table.
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 import tempfile
 from collections import Counter
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench.common.child_runs import child_env, machine
-from bench.common.http_runs import cpu_plan, inspect_eval, pin_cpus, start_server
-from bench.common.variants import EVERY_ROW, http_env, replies, variant_commands, write_inputs
-from bench.generate_data import DATA_DIR, default_seed_dir
+from bench.common.http_runs import inspect_eval
+from bench.common.variants import (
+    EVERY_ROW,
+    OUT_DIR,
+    add_run_arguments,
+    eval_options,
+    loopback_server,
+    results_head,
+    variant_commands,
+    write_inputs,
+    write_results,
+)
+from bench.generate_data import default_seed_dir
 from bench.generate_data import generate as generate_data
 from bench.workloads import case, chosen_cases
 
-OUT_DIR = Path(__file__).resolve().parents[1] / "out"
 RATE = 250  # samples a second
 # (category, fragments of a frame "function (file:line)"), in three kinds. A phase takes a
 # stack when any of its frames matches (imports, and Inspect recomputing the running
@@ -150,16 +156,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m bench.attribution", description=__doc__.split("\n\n")[0]
     )
-    parser.add_argument("--samples", type=int, default=1500)
-    parser.add_argument("--connections", type=int, default=32)
-    parser.add_argument(
-        "--only",
-        default="",
-        help="comma-separated cases (default: every case of every benchmark of the catalog)",
-    )
-    parser.add_argument("--options", default="", help="more `inspect eval` options, quoted")
-    parser.add_argument("--data", type=Path, default=DATA_DIR)
-    parser.add_argument("--name", default="attribution", help="bench/out/<name>.json, .md")
+    add_run_arguments(parser, "attribution", "more `inspect eval` options, quoted")
     args = parser.parse_args(argv)
     try:
         keys = chosen_cases(args.only)
@@ -167,21 +164,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(str(error))
     py_spy()
     generate_data(args.data, seed_dir=default_seed_dir())
-    options = ["--limit", str(args.samples), "--max-connections", str(args.connections)]
-    options += args.options.split()
-    results: dict[str, Any] = {
-        "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "machine": machine(),
-        "samples": args.samples,
-        "options": options,
-        "benchmarks": {},
-    }
-    env = child_env(args.data)
-    server = start_server(replies(), env)
-    pin_cpus(server, cpu_plan())
-    env = http_env(args.data, server.base_url)
+    options = eval_options(args)
+    results: dict[str, Any] = {**results_head(args, options), "benchmarks": {}}
     OUT_DIR.mkdir(exist_ok=True)
-    try:
+    with loopback_server(args.data, pin=True) as env:
         with tempfile.TemporaryDirectory(prefix="bench-costs-") as tmp:
             for key in keys:
                 inputs = write_inputs(key, EVERY_ROW, Path(tmp), args.data)
@@ -197,13 +183,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                     sides[side] = run
                     print(f"  {key} {side}: {run['wall_s']:.1f} s", flush=True)
                 results["benchmarks"][key] = sides
-    finally:
-        server.stop()
-    OUT_DIR.mkdir(exist_ok=True)
-    text = report(results)
-    (OUT_DIR / f"{args.name}.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
-    (OUT_DIR / f"{args.name}.md").write_text(text, encoding="utf-8")
-    print(text)
+    write_results(args.name, results, report(results))
 
 
 if __name__ == "__main__":

@@ -7,12 +7,17 @@ images (``bench.common.bare_inputs``, a child process).
 
 from __future__ import annotations
 
+import argparse
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench.common.child_runs import child_env
-from bench.common.http_runs import REPO_DIR, SERVICE
+from bench.common.child_runs import child_env, machine
+from bench.common.http_runs import REPO_DIR, SERVICE, cpu_plan, pin_cpus, start_server
+from bench.generate_data import DATA_DIR
 from bench.workloads import GRADER_REPLY, case, cases
 
 SIDES = ("ours", "bare")
@@ -95,3 +100,57 @@ def describe(result: dict[str, Any], samples: int | None) -> str:
         return f"ERROR {result.get('error') or result.get('output_tail', '')[-400:]}"
     rate = f"{samples / result['wall_s']:.1f} samples/s, " if samples else ""
     return f"{rate}{result['wall_s']:.1f} s, peak {result['peak_rss_mb']:.0f} MB"
+
+
+# Where the commands write their results (bench/out/<name>.json and .md).
+OUT_DIR = REPO_DIR / "bench" / "out"
+
+
+def add_run_arguments(parser: argparse.ArgumentParser, name: str, options_help: str) -> None:
+    """The options of a command that runs ``inspect eval`` against the loopback server."""
+    parser.add_argument("--samples", type=int, default=1500)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated cases (default: every case of every benchmark of the catalog)",
+    )
+    parser.add_argument("--options", default="", help=options_help)
+    parser.add_argument("--data", type=Path, default=DATA_DIR)
+    parser.add_argument("--name", default=name, help="bench/out/<name>.json, .md")
+
+
+def eval_options(args: argparse.Namespace) -> list[str]:
+    """The ``inspect eval`` options every side runs with."""
+    options = ["--limit", str(args.samples), "--max-connections", str(args.connections)]
+    return options + args.options.split()
+
+
+def results_head(args: argparse.Namespace, options: list[str]) -> dict[str, Any]:
+    """What every command's results start with: when, where, how many samples, the options."""
+    return {
+        "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": machine(),
+        "samples": args.samples,
+        "options": options,
+    }
+
+
+@contextmanager
+def loopback_server(data_dir: Path, *, pin: bool) -> Iterator[dict[str, str]]:
+    """The loopback server answering every case (with ``pin``, on the first CPU and the
+    evaluations on the others), and the environment of a run against it."""
+    server = start_server(replies(), child_env(data_dir))
+    pin_cpus(server, cpu_plan() if pin else None)
+    try:
+        yield http_env(data_dir, server.base_url)
+    finally:
+        server.stop()
+
+
+def write_results(name: str, results: dict[str, Any], text: str) -> None:
+    """``bench/out/<name>.json`` (the raw numbers) and ``.md`` (the report), then print it."""
+    OUT_DIR.mkdir(exist_ok=True)
+    (OUT_DIR / f"{name}.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
+    (OUT_DIR / f"{name}.md").write_text(text, encoding="utf-8")
+    print(text)

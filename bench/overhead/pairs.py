@@ -22,32 +22,31 @@ gives the bare task fewer rows (the start a user sees). Writes ``bench/out/overh
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench.common.child_runs import child_env, machine
-from bench.common.http_runs import cpu_plan, inspect_eval, pin_cpus, start_server
+from bench.common.http_runs import inspect_eval
 from bench.common.variants import (
     EVERY_ROW,
     SIDES,
+    add_run_arguments,
     describe,
-    http_env,
+    eval_options,
+    loopback_server,
     pair_order,
-    replies,
+    results_head,
     variant_commands,
     write_inputs,
+    write_results,
 )
-from bench.generate_data import DATA_DIR, default_seed_dir
+from bench.generate_data import default_seed_dir
 from bench.generate_data import generate as generate_data
 from bench.workloads import case, chosen_cases
 
-OUT_DIR = Path(__file__).resolve().parents[1] / "out"
 WITH_BARE_META = ("ours", "bare", "bare_meta")
 # (numerator, denominator, name) of each per-pair ratio reported
 RATIOS = (
@@ -191,17 +190,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         prog="python -m bench.overhead", description=__doc__.split("\n\n")[0]
     )
-    parser.add_argument("--samples", type=int, default=1500)
+    add_run_arguments(parser, "overhead", "more `inspect eval` options for both sides, quoted")
     parser.add_argument("--pairs", type=int, default=4)
-    parser.add_argument("--connections", type=int, default=32)
-    parser.add_argument(
-        "--only",
-        default="",
-        help="comma-separated cases (default: every case of every benchmark of the catalog)",
-    )
-    parser.add_argument(
-        "--options", default="", help="more `inspect eval` options for both sides, quoted"
-    )
     parser.add_argument(
         "--pin",
         action=argparse.BooleanOptionalAction,
@@ -228,8 +218,6 @@ def main() -> None:
         help="more sides: our run split into these many processes and merged, e.g. 2,4 "
         "(ours then cut by -T num_examples, as shards take no --limit)",
     )
-    parser.add_argument("--data", type=Path, default=DATA_DIR)
-    parser.add_argument("--name", default="overhead", help="bench/out/<name>.json, .md")
     args = parser.parse_args()
     try:
         keys = chosen_cases(args.only)
@@ -239,25 +227,17 @@ def main() -> None:
     sides = (WITH_BARE_META if args.bare_meta else SIDES) + sharded
     started = time.perf_counter()
     generate_data(args.data, seed_dir=default_seed_dir())
-    options = ["--limit", str(args.samples), "--max-connections", str(args.connections)]
-    options += args.options.split()
+    options = eval_options(args)
     results: dict[str, Any] = {
-        "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "machine": machine(),
-        "samples": args.samples,
+        **results_head(args, options),
         "pairs": args.pairs,
-        "options": options,
         "bare_rows": args.bare_rows,
         "sides": list(sides),
         "runs": {},
         "benchmarks": {},
     }
-    env = child_env(args.data)
-    server = start_server(replies(), env)
     pin = args.pin if args.pin is not None else not sharded
-    pin_cpus(server, cpu_plan() if pin else None)
-    env = http_env(args.data, server.base_url)
-    try:
+    with loopback_server(args.data, pin=pin) as env:
         with tempfile.TemporaryDirectory(prefix="bench-generation-") as tmp:
             for key in keys:
                 inputs = write_inputs(key, args.bare_rows or EVERY_ROW, Path(tmp), args.data)
@@ -285,15 +265,9 @@ def main() -> None:
                     pairs.append(pair)
                 results["runs"][key] = pairs
                 results["benchmarks"][key] = summarize_pairs(pairs, args.samples, sides)
-    finally:
-        server.stop()
     results["machine"]["load_average_end"] = os.getloadavg()
     results["seconds"] = time.perf_counter() - started
-    OUT_DIR.mkdir(exist_ok=True)
-    text = report(results)
-    (OUT_DIR / f"{args.name}.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
-    (OUT_DIR / f"{args.name}.md").write_text(text, encoding="utf-8")
-    print(text)
+    write_results(args.name, results, report(results))
 
 
 if __name__ == "__main__":
