@@ -79,9 +79,8 @@ from benchmarks.runtime.task_parameters import (
 )
 from benchmarks.scorers.answer_matching import STOP_SEQUENCES
 from benchmarks.scorers.triviaqa import triviaqa_scorer
-from benchmarks.solvers.fewshot import fewshot_prompt
 from benchmarks.solvers.prompted import prompt_then_generate
-from benchmarks.solvers.triviaqa import block_template
+from benchmarks.solvers.triviaqa import block_template, triviaqa_prompt
 from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing
 
 Split = Literal["train", "validation", "test"]
@@ -170,7 +169,7 @@ def triviaqa(
         name="benchmarks/triviaqa",
         dataset=data.dataset,
         solver=prompt_then_generate(
-            fewshot_prompt(
+            triviaqa_prompt(
                 data.demonstrations or [],
                 template,
                 multiturn=settings.fewshot_as_multiturn,

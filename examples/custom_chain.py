@@ -5,7 +5,8 @@ solvers build the prompt. So the chain can be extended or replaced:
 
     # Winogrande's evalscope prompt, then Inspect's chain-of-thought instruction
     # (0-shot: a solver given on the command line has no few-shot pool, so with
-    # -T shots=3 the command stops before any sample runs and names the task below)
+    # -T shots=3 the command stops before any sample runs and names the task below;
+    # on another benchmark it stops too: its prompt is Winogrande's)
     inspect eval benchmarks/winogrande --solver examples/custom_chain.py@winogrande_cot \
         --model openai/gpt-4o-mini
 

@@ -21,18 +21,28 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from inspect_ai import Task, eval
+from inspect_ai import Task, eval, task_with
 from inspect_ai.dataset import Sample
 from inspect_ai.event import SpanBeginEvent, StateEvent
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessage
-from inspect_ai.solver import generate
+from inspect_ai.solver import chain, chain_of_thought, generate
 
 from benchmarks.catalog import specs
-from benchmarks.data.replaced_solver import command_line_solver, instead, wrapping_tasks
+from benchmarks.data.replaced_solver import (
+    PROMPT_OF,
+    Replacement,
+    command_line_solver,
+    instead,
+    solver_refusal,
+    solver_steps,
+    wrapping_tasks,
+)
+from benchmarks.runtime.errors import TaskParameterError
 from benchmarks.solvers.fewshot import fewshot_prompt
 from benchmarks.solvers.mcq import context_text
 from benchmarks.solvers.prompt_preview import prompt_messages
+from benchmarks.solvers.prompted import prompt_solvers
 from benchmarks.spec import BenchmarkSpec
 from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande
@@ -125,34 +135,38 @@ def test_the_solver_replaces_the_chain_from_the_command_line(tmp_path: Path) -> 
 
 SOLVER = f"{EXAMPLE.relative_to(ROOT)}@winogrande_cot"
 REFUSALS = {
-    "shots=3": (
+    ("winogrande", "shots=3"): (
         f"--solver {SOLVER} cannot run this task's samples: sample 'validation_0' names "
         "demonstrations (metadata 'fewshot': [28, 7, 0]), which only the task's own prompt "
         "step holds, and --solver replaces that step. Run a task that keeps that step "
         f"instead: inspect eval {SOLVER}_task (with the same -T arguments), or run without "
         "demonstrations (shots=0)."
     ),
-    "profile=lm_eval_0.4.13": (
+    ("winogrande", "profile=lm_eval_0.4.13"): (
         f"--solver {SOLVER} cannot run this task's samples: the profile scores each option "
         "by log-likelihood (sample 'validation_0' carries metadata 'loglikelihood_requests'), "
         "which only the task's own solver requests, and --solver replaces it. Run a "
         "generative profile with it (-T scoring=generate, or -T profile=default), or run the "
         "task without --solver."
     ),
+    ("scienceqa", "prompt_format=question_options"): (
+        f"--solver {SOLVER} cannot run scienceqa's samples: it builds winogrande's prompt. "
+        f"Run it on winogrande (inspect eval benchmarks/winogrande.py --solver {SOLVER}), or "
+        "run scienceqa without --solver or with a chain of its own prompt step."
+    ),
 }
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("argument", REFUSALS)
-def test_a_command_line_solver_without_the_pool_is_refused_before_any_sample(
-    tmp_path: Path, argument: str
+@pytest.mark.parametrize(("task", "argument"), REFUSALS)
+def test_a_command_line_solver_that_cannot_serve_the_samples_is_refused_before_any(
+    tmp_path: Path, task: str, argument: str
 ) -> None:
-    solver = SOLVER
     done = subprocess.run(
         [
             inspect_cli(),
-            *("eval", "benchmarks/winogrande", "-T", "bundled_sample=true", "-T", argument),
-            *("--solver", solver, "--model", "benchmarks/oracle", "--log-dir", str(tmp_path)),
+            *("eval", f"benchmarks/{task}", "-T", "bundled_sample=true", "-T", argument),
+            *("--solver", SOLVER, "--model", "benchmarks/oracle", "--log-dir", str(tmp_path)),
         ],
         cwd=ROOT,
         # Inspect's display "none" (the tests' default) prints no error at all
@@ -163,8 +177,92 @@ def test_a_command_line_solver_without_the_pool_is_refused_before_any_sample(
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Traceback" not in done.stdout + done.stderr
-    assert " ".join(done.stdout.split()) == REFUSALS[argument]
+    assert " ".join(done.stdout.split()) == REFUSALS[task, argument]
     assert list(tmp_path.iterdir()) == []  # no sample ran, no log was started
+
+
+IN_PYTHON = "solver=winogrande_cot cannot run "
+PYTHON_REFUSALS = {
+    ("winogrande", "shots", 3): (
+        IN_PYTHON + "this task's samples: sample 'validation_0' names demonstrations "
+        "(metadata 'fewshot': [28, 7, 0]), which only the task's own prompt step holds, and "
+        "the solver given to eval() replaces that step. Keep the task's prompt step in the "
+        "chain (prompt_solvers(task.solver), from benchmarks.solvers.prompted, as "
+        "examples/custom_chain.py's winogrande_cot_task does), or run without demonstrations "
+        "(shots=0)."
+    ),
+    ("winogrande", "profile", "lm_eval_0.4.13"): (
+        IN_PYTHON + "this task's samples: the profile scores each option by log-likelihood "
+        "(sample 'validation_0' carries metadata 'loglikelihood_requests'), which only the "
+        "task's own solver requests, and the solver given to eval() replaces it. Run a "
+        "generative profile with it (scoring='generate', or profile='default'), or run the "
+        "task without solver=."
+    ),
+    ("scienceqa", "prompt_format", "question_options"): (
+        IN_PYTHON + "scienceqa's samples: it builds winogrande's prompt. Run it on winogrande "
+        "(eval(benchmarks.winogrande.winogrande(), solver=...)), or run scienceqa without "
+        "solver= or with a chain of its own prompt step."
+    ),
+}
+
+
+@pytest.mark.parametrize(("task", "name", "value"), PYTHON_REFUSALS)
+def test_a_solver_given_to_eval_that_cannot_serve_the_samples_is_refused_before_any(
+    tmp_path: Path, task: str, name: str, value: object
+) -> None:
+    benchmark = specs()[task].task(bundled_sample=True, **{name: value})
+    with pytest.raises(TaskParameterError) as refused:
+        eval(
+            benchmark,
+            solver=example().winogrande_cot(),
+            model="benchmarks/oracle",
+            log_dir=str(tmp_path),
+            display="none",
+        )
+    assert str(refused.value) == PYTHON_REFUSALS[task, name, value]
+    assert list(tmp_path.iterdir()) == []  # no sample ran, no log was started
+
+
+def test_a_solver_given_to_eval_that_keeps_the_tasks_prompt_step_runs(tmp_path: Path) -> None:
+    benchmark = winogrande(bundled_sample=True, shots=3, num_examples=2)
+    kept = chain(*prompt_solvers(benchmark.solver), chain_of_thought(), generate())
+    zero_shot = winogrande(bundled_sample=True, num_examples=2)
+    for task, solver in ((benchmark, kept), (zero_shot, example().winogrande_cot())):
+        (log,) = eval(
+            task,
+            solver=solver,
+            model=scripted_model(reasoning_then_answer),
+            log_dir=str(tmp_path),
+            display="none",
+        )
+        assert log.status == "success" and log.samples is not None and len(log.samples) == 2
+
+
+def test_every_benchmarks_chain_in_place_of_its_own_and_of_anothers() -> None:
+    """Each spec's chain (every profile) serves its own samples, and is refused on another
+    benchmark exactly when it builds a prompt of a benchmark that one is not."""
+    chains = {
+        (name, profile): spec.task(bundled_sample=True, profile=profile)
+        for name, spec in specs().items()
+        for profile in spec.profiles
+    }
+    marks = {
+        key: {getattr(s, PROMPT_OF) for s in solver_steps(task.solver) if hasattr(s, PROMPT_OF)}
+        for key, task in chains.items()
+    }
+    assert set().union(*marks.values()) <= set(specs())  # a mark names a benchmark
+    assert {name for (name, _), marked in marks.items() if name in marked} == {
+        name for name, spec in specs().items() if any(marks[name, p] for p in spec.profiles)
+    }  # a benchmark's marks are its own
+    replacement = Replacement("x.py@s", command_line=True)
+    for (name, profile), task in chains.items():
+        assert solver_refusal(task.solver, task, replacement) is None, (name, profile)
+        for (other, theirs), other_task in chains.items():
+            if marks[other, theirs] - marks[name, profile] - {name}:
+                with pytest.raises(TaskParameterError, match=f"builds {other}'s prompt"):
+                    solver_refusal(other_task.solver, task, replacement)
+            else:
+                solver_refusal(other_task.solver, task, replacement)
 
 
 def test_the_refusal_names_the_task_of_the_solvers_module_that_wraps_it(tmp_path: Path) -> None:
@@ -178,8 +276,8 @@ def test_the_refusal_names_the_task_of_the_solvers_module_that_wraps_it(tmp_path
     assert wrapping_tasks(solvers, None) == ["terse_task", "uses_it"]  # the file's only solver
     assert wrapping_tasks(solvers, "other") == []
     assert (
-        instead(f"{solvers}@other")
-        == instead("chain_of_thought")
+        instead(Replacement(f"{solvers}@other", command_line=True))
+        == instead(Replacement("chain_of_thought", command_line=True))
         == (
             "Run a task of your own that keeps the benchmark's prompt step (as "
             "examples/custom_chain.py's winogrande_cot_task does), or run without "
@@ -244,10 +342,14 @@ def test_the_task_variant_keeps_the_demonstrations(tmp_path: Path) -> None:
     assert seen == ["\n" + own_prompt + "\n\n" + COT + "\n"]  # Inspect's template
 
 
-def test_the_solver_alone_refuses_a_sample_with_demonstrations(tmp_path: Path) -> None:
+def test_the_solver_alone_in_a_task_of_ones_own_refuses_a_sample_with_demonstrations(
+    tmp_path: Path,
+) -> None:
+    # task_with builds a task of one's own (checked by nobody before it runs): the prompt
+    # step itself refuses a sample whose demonstrations it does not hold
+    benchmark = winogrande(bundled_sample=True, num_examples=1, shots=2)
     (log,) = eval(
-        winogrande(bundled_sample=True, num_examples=1, shots=2),
-        solver=example().winogrande_cot(),
+        task_with(benchmark, solver=example().winogrande_cot()),
         model=scripted_model(reasoning_then_answer),
         log_dir=str(tmp_path),
         display="none",

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, overload
 from inspect_ai.dataset import Dataset, MemoryDataset, Sample
 from typing_extensions import override
 
+from benchmarks.data.replaced_solver import replacing_solver_refusal
+
 if TYPE_CHECKING:
     from _typeshed import SupportsRichComparison
 
@@ -89,8 +91,14 @@ class LazyDataset(Dataset):
 
     @override
     def __iter__(self) -> Iterator[Sample]:
+        # Inspect iterates a task's dataset before any sample runs, with the solver that
+        # will run them: one that cannot serve them is refused here (replaced_solver.py)
+        refuse = replacing_solver_refusal()
         for row in self._indices:
-            yield self.sample_for_row(row)
+            sample = self.sample_for_row(row)
+            if refuse is not None:
+                refuse(sample)
+            yield sample
 
     @override
     def shuffle(self, seed: int | None = None) -> None:

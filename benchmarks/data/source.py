@@ -24,7 +24,6 @@ from inspect_ai.dataset import Sample
 from benchmarks.data.error_locations import RowPlaces
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.records import field_problem
-from benchmarks.data.replaced_solver import command_line_solver, refuse_named_demonstrations
 from benchmarks.data.rows import PreparedColumns, PreparedRows, prepared_columns, prepared_rows
 from benchmarks.data.rows_request import RowsRequest
 from benchmarks.data.samples import data_files_for
@@ -179,9 +178,6 @@ def rows_dataset(
     if unique_field is not None:
         require_unique(rows, unique_field, indices if indices is not None else range(size))
 
-    # a --solver replacing the task's prompt step has none of its demonstrations
-    replacing = command_line_solver()
-
     def sample(row: int) -> Sample:
         record = rows.record(row)
         try:
@@ -190,8 +186,6 @@ def rows_dataset(
             if isinstance(ex, DataError):
                 raise
             raise DataError(f"{rows.at(row)}: {field_problem(ex)}") from ex
-        if replacing is not None:
-            refuse_named_demonstrations(built, replacing)
         if release is not None:
             release(row)  # the dataset keeps the sample: the record is not read again
         return built

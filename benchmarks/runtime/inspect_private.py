@@ -8,6 +8,7 @@ Where Inspect has a public equivalent the modules use that instead (``registry_i
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 # GENERATE_CONFIG_FIELDS_TO_EXCLUDE: the generation settings that say how requests were sent
@@ -95,6 +96,33 @@ except ImportError:  # pragma: no cover - a later Inspect
 
 REQUEST_ID_HEADER = HttpxHooks.REQUEST_ID_HEADER
 
+# eval_run's prepare_options (inspect_ai._eval.run): where eval(), eval-set, eval-retry and
+# the inspect command build every sample of a task (ensuring ids) before any sample runs. Its
+# locals hold the solver given in place of the task's own (eval_solver, from eval(solver=...)
+# or --solver; None when the task's runs), that solver's spec and the task. No public API
+# hands a task's dataset the solver that will run it, and a hook's exception is dropped.
+_EVAL_RUN_MODULE = "inspect_ai._eval.run"
+_SAMPLES_BUILT_IN = "prepare_options"
+
+
+def eval_replacing_solver(depth: int = 8) -> tuple[Any, Any, Any] | None:
+    """(solver, its SolverSpec, the Task) when called while Inspect builds a task's samples
+    before its run (within ``depth`` frames) and a solver replaces the task's own."""
+    frame = sys._getframe(1)
+    for _ in range(depth):
+        if frame.f_code.co_name == _SAMPLES_BUILT_IN and (
+            frame.f_globals.get("__name__") == _EVAL_RUN_MODULE
+        ):
+            found = frame.f_locals
+            solver = found.get("eval_solver")
+            if solver is None:
+                return None
+            return solver, found.get("eval_solver_spec"), found.get("task")
+        if frame.f_back is None:
+            return None
+        frame = frame.f_back
+    return None
+
 
 # Model._connection_concurrency: a slot of the model's own connection pool (static or
 # adaptive, keyed as its requests are); the server's tokenizer calls hold one, so that
@@ -112,6 +140,7 @@ __all__ = [
     "active_generate_config",
     "active_model",
     "connection_slot",
+    "eval_replacing_solver",
     "format_template",
     "get_installed_package_name",
     "init_hooks",

@@ -19,9 +19,8 @@ from collections.abc import Sequence
 
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from benchmarks.data.replaced_solver import PROMPT_STEPS
 from benchmarks.runtime.registry_names import namespaced
-
-_PROMPTS = "prompt_solvers"
 
 
 @solver(name=namespaced("prompt_then_generate", __name__))
@@ -44,13 +43,13 @@ def prompt_then_generate(prompt: Solver | Sequence[Solver], generation: Solver) 
                 return state
         return await generation(state, generate)
 
-    setattr(solve, _PROMPTS, prompts)  # noqa: B010 - read by prompt_solvers()
+    setattr(solve, PROMPT_STEPS, prompts)  # noqa: B010 - read by prompt_solvers(), solver_steps()
     return solve
 
 
 def prompt_solvers(step: Solver) -> list[Solver]:
     """The solvers that build the prompt in ``step`` (a ``prompt_then_generate`` step)."""
-    prompts = getattr(step, _PROMPTS, None)
+    prompts = getattr(step, PROMPT_STEPS, None)
     if prompts is None:
         raise TypeError(f"{step!r} is not a prompt_then_generate step")
     return list(prompts)

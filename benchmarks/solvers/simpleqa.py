@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, system_message
 
+from benchmarks.data.replaced_solver import prompt_of
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.solvers.prompted import prompt_then_generate
 
@@ -21,7 +22,7 @@ def candidate_solver(answer_prompt: str, system: str | None) -> Solver:
     if system is not None:
         prompts.append(system_message(system))
     if answer_prompt != ANSWER_TEMPLATE:
-        prompts.append(answer_template(answer_prompt))
+        prompts.append(prompt_of(answer_template(answer_prompt), __name__))
     return prompt_then_generate(prompts, generate()) if prompts else generate()
 
 

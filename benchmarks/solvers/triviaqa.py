@@ -1,4 +1,4 @@
-"""TriviaQA's prompt parts: the template of a question or demonstration block.
+"""TriviaQA's prompt: ``fewshot_prompt`` with the template of a question or demonstration block.
 
 The block is the prompt format's (``PROMPT_FORMATS`` of
 ``benchmarks/data/triviaqa_demonstrations.py``), after the evidence with
@@ -7,7 +7,11 @@ The block is the prompt format's (``PROMPT_FORMATS`` of
 
 from __future__ import annotations
 
+from inspect_ai.solver import Solver
+
+from benchmarks.data.replaced_solver import prompt_of
 from benchmarks.data.triviaqa_demonstrations import PROMPT_FORMATS
+from benchmarks.solvers.fewshot import Demonstrations, fewshot_prompt
 
 # Before a block, with the evidence field of include_evidence.
 EVIDENCE_FIELD = "{evidence}"
@@ -17,3 +21,16 @@ def block_template(prompt_format: str, include_evidence: bool) -> str:
     """The template of one demonstration or question block."""
     template = PROMPT_FORMATS[prompt_format][0]
     return EVIDENCE_FIELD + template if include_evidence else template
+
+
+def triviaqa_prompt(
+    demonstrations: Demonstrations,
+    template: str,
+    *,
+    multiturn: bool,
+    shots: int,
+    seed: int,
+) -> Solver:
+    """The question in ``template``, after the demonstrations drawn for it."""
+    step = fewshot_prompt(demonstrations, template, multiturn=multiturn, shots=shots, seed=seed)
+    return prompt_of(step, __name__)

@@ -17,6 +17,7 @@ from inspect_ai.solver import Solver
 
 from benchmarks.data.fewshot_draws import SeededDraws, ShuffledHeadDraws
 from benchmarks.data.records import field_problem
+from benchmarks.data.replaced_solver import prompt_of
 from benchmarks.data.rows import PreparedColumns
 from benchmarks.data.winogrande import read_question
 from benchmarks.profiles.winogrande import FewshotDraw, PromptFormat
@@ -41,18 +42,19 @@ def question_prompt(
     """The solver that builds a sample's messages in ``prompt_format``."""
     if prompt_format == "inspect_evals":
         draws = demonstrations.draws if demonstrations is not None else None
-        return inspect_evals_winogrande_prompt(
+        step = inspect_evals_winogrande_prompt(
             demonstrations,
             shots=draws.shots if draws is not None else 0,
             seed=draws.seed if draws is not None else 0,
         )
+        return prompt_of(step, __name__)
     return winogrande_prompt(demonstrations)
 
 
 def winogrande_prompt(demonstrations: WinograndeDemonstrations | None = None) -> Solver:
     """evalscope's single-answer template (and its few-shot layout, with demonstrations:
     each sample's drawn as the task loaded it)."""
-    return mcq_prompt(
+    step = mcq_prompt(
         QUESTION_TEMPLATE,
         OPTION_LINE,
         demonstrations=demonstrations,
@@ -61,6 +63,7 @@ def winogrande_prompt(demonstrations: WinograndeDemonstrations | None = None) ->
         shots=demonstrations.draws.shots if demonstrations is not None else 0,
         seed=demonstrations.draws.seed if demonstrations is not None else 0,
     )
+    return prompt_of(step, __name__)
 
 
 class WinograndeDemonstrations(Mapping[int, dict[str, Any]]):
