@@ -446,7 +446,7 @@ def test_log_viewer_shows_scienceqas_columns_by_the_papers_names(
             dialog = page.get_by_role("dialog")
             headers = dialog.locator("th")
             expect(headers).to_have_text(
-                ["", "", "", "", "paper_column_accuracy", "Scorer", *SCIENCEQA_METRIC_NAMES]
+                ["", "", "", "", "Accuracy by paper column", "Scorer", *SCIENCEQA_METRIC_NAMES]
             )
             expect(dialog.locator("td")).to_have_text(
                 ["option_letter_scorer", *SCIENCEQA_METRIC_VALUES]

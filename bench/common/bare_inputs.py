@@ -60,11 +60,13 @@ def grouped_keys(metrics: Any) -> list[list[str]]:
     from inspect_ai.util import registry_info
 
     from benchmarks.runtime.inspect_private import registry_params
+    from benchmarks.scorers.simpleqa import BREAKDOWN_METRICS
 
     grouped_names = {
         "inspect_ai/grouped",
         "benchmarks/grouped_accuracy",
         "benchmarks/grouped_statistic",
+        *(registry_info(metric).name for metric in BREAKDOWN_METRICS.values()),
     }
     keys = []
     for metric in metrics if isinstance(metrics, list) else []:

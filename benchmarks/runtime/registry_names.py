@@ -17,8 +17,10 @@ which is what Inspect looks up in that file. (Log task names are
 from __future__ import annotations
 
 import sys
-from typing import TypeVar
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
 
+from inspect_ai.scorer import Metric, metric
 from inspect_ai.util import registry_info
 
 # Inspect internals; without them (None), Inspect's own naming applies
@@ -34,6 +36,7 @@ PACKAGE = "benchmarks"
 EVAL_COMMANDS = ("eval", "eval-set")
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 def namespaced(name: str, module_name: str) -> str:
@@ -59,3 +62,23 @@ def also_by_short_name(registered: T) -> T:
     info = registry_info(registered)
     _registry.setdefault(registry_key(info.type, info.name.rsplit("/", 1)[-1]), registered)
     return registered
+
+
+def metric_named(
+    heading: str, former: str, module_name: str
+) -> Callable[[Callable[P, Metric]], Callable[P, Metric]]:
+    """``@metric`` under ``heading``, a readable name, and under ``former`` as well.
+
+    The log viewer heads the values of a metric that returns a dict with the metric's
+    registered name ("All scoring...", ``EvalMetric.group``), so a name meant to be read
+    there names it. The values keep their own names, which is what the log's readers use.
+    Logs written before the rename record the metric under ``former``, and ``inspect
+    score`` re-creates a log's task metrics by their recorded names: that name stays
+    registered, to the same function (a re-scored old log keeps its old heading).
+    """
+
+    def register(factory: Callable[P, Metric]) -> Callable[P, Metric]:
+        metric(name=namespaced(former, module_name))(factory)
+        return metric(name=namespaced(heading, module_name))(factory)
+
+    return register

@@ -9,10 +9,10 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from inspect_ai.scorer import Metric, SampleScore, metric
+from inspect_ai.scorer import Metric, SampleScore
 
 from benchmarks.runtime.lazy_modules import LazyModule
-from benchmarks.runtime.registry_names import namespaced
+from benchmarks.runtime.registry_names import metric_named
 from benchmarks.scorers.simpleqa import GRADE_VALUE_KEYS, statistics_from_totals
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ else:
 PANEL_STATISTICS = ("correct", "incorrect", "not_attempted", "attempted_accuracy", "f_score")
 
 
-@metric(name=namespaced("judge_panel_metrics", __name__))
+@metric_named("Judge panel", "judge_panel_metrics", __name__)
 def judge_panel_metrics(renamed: dict[str, str] | None = None) -> Metric:
     """Per judge of a panel, ``judge_<i>_<statistic>`` over its own grades (judge i is
     the i-th model bound to ``grader``, named in each score's ``judges``), plus

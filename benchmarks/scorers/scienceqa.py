@@ -25,13 +25,12 @@ from inspect_ai.scorer import (
     SampleScore,
     ValueToFloat,
     accuracy,
-    metric,
     stderr,
     value_to_float,
 )
 
 from benchmarks.data.scienceqa import BREAKDOWNS, PAPER_COLUMNS
-from benchmarks.runtime.registry_names import namespaced
+from benchmarks.runtime.registry_names import metric_named
 from benchmarks.scorers.mcq_scorer import parse_failure_rate
 
 
@@ -40,7 +39,7 @@ def scienceqa_metrics() -> list[Metric | dict[str, list[Metric]]]:
     return [accuracy(), stderr(), parse_failure_rate(), paper_column_accuracy()]
 
 
-@metric(name=namespaced("paper_column_accuracy", __name__))
+@metric_named("Accuracy by paper column", "paper_column_accuracy", __name__)
 def paper_column_accuracy() -> Metric:
     """Accuracy over the questions of each of the paper's columns, named and ordered as
     the paper's table (``NAT`` ... ``G7-12``); a column without questions is left out."""

@@ -21,14 +21,13 @@ from inspect_ai.scorer import (
     Value,
     accuracy,
     mean,
-    metric,
     scorer,
     stderr,
 )
 from inspect_ai.solver import TaskState
 
 from benchmarks.profiles.triviaqa import AnswerExtraction, TriviaQAMetric
-from benchmarks.runtime.registry_names import also_by_short_name, namespaced
+from benchmarks.runtime.registry_names import also_by_short_name, metric_named, namespaced
 from benchmarks.scorers.answer_matching import (
     best_match,
     extract_short_answer,
@@ -49,7 +48,7 @@ MATCH_RULES: dict[str, tuple[Callable[[str, list[str]], str | None], str]] = {
 }
 
 
-@metric(name=namespaced("triviaqa_metrics", __name__))
+@metric_named("TriviaQA statistics", "triviaqa_metrics", __name__)
 def triviaqa_metrics() -> Metric:
     """``exact_match`` and ``exact_match_stderr``, ``f1``: Inspect's ``accuracy()``,
     ``stderr()`` and ``mean()`` of those keys of triviaqa_scorer's value dicts.
