@@ -223,7 +223,7 @@ SPEC = BenchmarkSpec(
         default_data="upstream CSV of openai/simple-evals, 4,326",
         reference="openai/simple-evals `simpleqa_eval.py`; inspect_evals 0.28.0 `simpleqa` "
         "(original scorer, its paper config) as a profile",
-        metrics="`correct`, `attempted_accuracy`, `f_score`, ... per topic",
+        metrics="`attempted_accuracy` (± stderr), `correct`, `f_score`, ... per topic",
     ),
     dataset=None,  # not on the Hub: the CSV, checked against its sha256
     oracle=oracle_questions,

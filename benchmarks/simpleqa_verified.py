@@ -189,8 +189,8 @@ SPEC = BenchmarkSpec(
         reference="DeepMind's Kaggle starter code (grade parse); `-T grader_prompt=paper` "
         "(default: the profile's, `simple_evals`): the paper's autorater prompt; inspect_evals "
         "0.28.0 `simpleqa_verified` as a profile",
-        metrics="`f1`, `correct`, `attempted_accuracy`, ... per topic, answer type, multi-step, "
-        "reasoning",
+        metrics="`f1` (± stderr), `correct`, `attempted_accuracy`, ... per topic, answer type, "
+        "multi-step, reasoning",
     ),
     dataset=DATASET,
     oracle=oracle_questions,

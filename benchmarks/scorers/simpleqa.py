@@ -10,7 +10,7 @@ Verified, Haas et al. 2025, arXiv 2509.07968, reports it as its headline F1).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from inspect_ai.scorer import Metric, SampleScore, grouped, metric
 
@@ -50,9 +50,10 @@ def breakdown_name_template(group_key: str, statistic: str = "{statistic}") -> s
     return f"{statistic}[{GROUP_LABELS[group_key]}={{group_name}}]"
 
 
-def grade_statistics(scores: list[SampleScore]) -> dict[str, float]:
-    """Every SimpleQA statistic over ``scores``; N counts judge failures too."""
-    totals = dict.fromkeys(GRADE_VALUE_KEYS.values(), 0.0)
+def grade_values(scores: list[SampleScore]) -> list[dict[str, float]]:
+    """Each score's value: 1.0 under its grade's key (``GRADE_VALUE_KEYS``), 0.0 under
+    the others."""
+    values = []
     for sample_score in scores:
         value = sample_score.score.value
         if not isinstance(value, dict):
@@ -60,8 +61,16 @@ def grade_statistics(scores: list[SampleScore]) -> dict[str, float]:
                 f"SimpleQA metrics need the score value dict of simpleqa_scorer, "
                 f"got {value!r:.60} for sample {sample_score.sample_id}"
             )
+        values.append({key: float(value[key]) for key in GRADE_VALUE_KEYS.values()})  # type: ignore[arg-type]
+    return values
+
+
+def grade_statistics(scores: list[SampleScore]) -> dict[str, float]:
+    """Every SimpleQA statistic over ``scores``; N counts judge failures too."""
+    totals = dict.fromkeys(GRADE_VALUE_KEYS.values(), 0.0)
+    for value in grade_values(scores):
         for key in totals:
-            totals[key] += float(value[key])
+            totals[key] += value[key]
     return statistics_from_totals(totals, len(scores))
 
 
@@ -90,18 +99,70 @@ def statistics_from_totals(totals: dict[str, float], count: int) -> dict[str, fl
     }
 
 
+class Ratio(NamedTuple):
+    """A statistic as sum(x) / sum(y) over the questions: x and y of a question are its
+    score values (0/1 by grade key) weighted so, y plus 1 for every question if
+    ``per_question``."""
+
+    numerator: dict[str, float]
+    denominator: dict[str, float]
+    per_question: bool
+
+
+RATIOS = {
+    "correct": Ratio({"correct": 1}, {}, per_question=True),
+    "accuracy": Ratio({"correct": 1}, {}, per_question=True),
+    "incorrect": Ratio({"incorrect": 1}, {}, per_question=True),
+    "hallucination_rate": Ratio({"incorrect": 1}, {}, per_question=True),
+    "not_attempted": Ratio({"not_attempted": 1}, {}, per_question=True),
+    "abstention_rate": Ratio({"not_attempted": 1}, {}, per_question=True),
+    # c / (c + i): the accuracy on the attempted questions
+    "attempted_accuracy": Ratio({"correct": 1}, {"correct": 1, "incorrect": 1}, False),
+    # 2c / (n + c + i): the harmonic mean of c / n and c / (c + i)
+    "f_score": Ratio({"correct": 2}, {"correct": 1, "incorrect": 1}, per_question=True),
+}
+
+
+def ratio_stderr(scores: list[SampleScore], statistic: str) -> float:
+    """The standard error of ``statistic`` over ``scores``, by the linearization of a ratio
+    of sums (Cochran, Sampling Techniques, 3rd ed., 1977, section 6.4, without the
+    finite-population correction): sqrt(sum((x - R y)^2) / (n (n - 1))) / mean(y), with
+    R = sum(x) / sum(y). For a fraction of all questions it is Inspect's ``stderr()`` of
+    the 0/1 values. 0.0 for fewer than 2 scores or no denominator, as the statistics
+    are 0.0 then."""
+    ratio = RATIOS[statistic]
+    values = grade_values(scores)
+
+    def weighted(weights: dict[str, float]) -> np.ndarray:
+        return np.array([sum(w * value[k] for k, w in weights.items()) for value in values])
+
+    x = weighted(ratio.numerator)
+    y = weighted(ratio.denominator) + (1.0 if ratio.per_question else 0.0)
+    n = len(scores)
+    if n < 2 or y.sum() == 0:
+        return 0.0
+    r = x.sum() / y.sum()
+    return float(np.sqrt(np.sum((x - r * y) ** 2) / (n * (n - 1))) / y.mean())
+
+
 @metric_named("SimpleQA statistics", "simpleqa_metrics", __name__)
 def simpleqa_metrics(
     renamed: dict[str, str] | None = None, headline: str = "attempted_accuracy"
 ) -> Metric:
     """All SimpleQA statistics, each under its own name (or the name ``renamed`` gives it),
-    ``headline`` first: the first metric is the one the log viewer's Score column, the
-    terminal's first column and ``inspect_ai.analysis``' headline metric show."""
-    names = renamed or {}
+    ``headline`` first, then its standard error (``<headline>_stderr``, ``ratio_stderr``):
+    the first metric is the one the log viewer's Score column, the terminal's first
+    column and ``inspect_ai.analysis``' headline metric show."""
+    names = dict(renamed or {})
+    names[f"{headline}_stderr"] = f"{names.get(headline, headline)}_stderr"
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         statistics = grade_statistics(scores)
-        ordered = {headline: statistics.pop(headline), **statistics}
+        ordered = {
+            headline: statistics.pop(headline),
+            f"{headline}_stderr": ratio_stderr(scores, headline),
+            **statistics,
+        }
         return {names.get(k, k): v for k, v in ordered.items()}
 
     return compute

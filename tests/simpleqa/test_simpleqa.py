@@ -16,11 +16,13 @@ from hypothesis import strategies as st
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, GenerateConfig
+from inspect_ai.scorer import SampleScore, Score, stderr
 
 import benchmarks.data.simpleqa as simpleqa_data
 import benchmarks.scorers.judge as judge_module
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.split_reader import DataError, DataUnavailableError
+from benchmarks.scorers.simpleqa import GRADE_VALUE_KEYS, ratio_stderr
 from benchmarks.simpleqa import (
     GRADER_TEMPLATE,
     parse_grade_official,
@@ -84,6 +86,9 @@ EXPECTED_METRICS = {
         "not_attempted": 1 / 10,
         "accuracy": 4 / 10,
         "attempted_accuracy": 4 / 6,
+        # Cochran's ratio linearization: residuals c - R (c + i), R = 4/6: 1/3 for the 4
+        # correct, -2/3 for the 2 incorrect, 0 for the rest; sqrt(sum r^2 / (n (n-1))) / mean(c + i)
+        "attempted_accuracy_stderr": ((4 / 9 + 2 * 4 / 9) / 90) ** 0.5 / 0.6,
         "abstention_rate": 1 / 10,
         "hallucination_rate": 2 / 10,
         "f_score": 0.5,  # 2 * 0.4 * (2/3) / (0.4 + 2/3)
@@ -110,6 +115,7 @@ EXPECTED_METRICS = {
         "not_attempted": 2 / 10,
         "accuracy": 4 / 10,
         "attempted_accuracy": 4 / 7,
+        "attempted_accuracy_stderr": ((4 * 9 / 49 + 3 * 16 / 49) / 90) ** 0.5 / 0.7,
         "abstention_rate": 2 / 10,
         "hallucination_rate": 3 / 10,
         "f_score": 2 * 0.4 * (4 / 7) / (0.4 + 4 / 7),
@@ -371,6 +377,36 @@ def test_score_records_the_raw_judge_reply_and_the_grade(tmp_path: Path) -> None
     assert failure.explanation == "judge reply 'CORRECT' is not A, B or C: judge failure"
 
 
+def graded(grades: list[str]) -> list[SampleScore]:
+    return [
+        SampleScore(
+            score=Score(
+                value={k: float(GRADE_VALUE_KEYS[g] == k) for k in GRADE_VALUE_KEYS.values()}
+            ),
+            sample_id=index,
+        )
+        for index, g in enumerate(grades)
+    ]
+
+
+@pytest.mark.parametrize("grades", [STRICT_GRADES, OFFICIAL_GRADES, ["CORRECT", "INCORRECT"] * 7])
+def test_the_stderr_of_a_fraction_is_inspects_stderr(grades: list[str]) -> None:
+    """A fraction of all questions (and, when every question was attempted, the accuracy on
+    the attempted ones) has Inspect's stderr() of its 0/1 values as its standard error."""
+    scores = graded(grades)
+    fractions = {"accuracy": "correct", "abstention_rate": "not_attempted"}
+    fractions |= {"hallucination_rate": "incorrect"}
+    if all(g in ("CORRECT", "INCORRECT") for g in grades):
+        fractions["attempted_accuracy"] = "correct"
+    for statistic, key in fractions.items():
+        zero_one = [
+            SampleScore(score=Score(value=s.score.value[key]), sample_id=s.sample_id)
+            for s in scores
+        ]  # type: ignore[index]
+        assert ratio_stderr(scores, statistic) == pytest.approx(stderr()(zero_one), rel=1e-12)
+    assert ratio_stderr(scores[:1], "f_score") == 0.0  # one question: no spread to measure
+
+
 def test_breakdowns_can_be_turned_off(tmp_path: Path) -> None:
     values = metric_values(run(tmp_path, ScriptedJudge(), breakdowns=False))
     assert set(values) == {
@@ -379,6 +415,7 @@ def test_breakdowns_can_be_turned_off(tmp_path: Path) -> None:
         "not_attempted",
         "accuracy",
         "attempted_accuracy",
+        "attempted_accuracy_stderr",
         "abstention_rate",
         "hallucination_rate",
         "f_score",

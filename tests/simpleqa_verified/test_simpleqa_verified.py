@@ -255,6 +255,11 @@ def test_strict_is_the_default_and_counts_judge_failures(tmp_path: Path) -> None
     # strict: A B C fail fail fail A fail fail A B C
     assert values["judge_failures"] == 5.0
     assert values["correct"] == 3 / 12
+    assert values["f1"] == pytest.approx(2 * 3 / (12 + 3 + 2), rel=1e-12)  # 2c / (n + c + i)
+    # Cochran's ratio linearization of 2c / (1 + c + i): residuals 2c - R (1 + c + i),
+    # R = 6/17: 22/17 for the 3 correct, -12/17 for the 2 incorrect, -6/17 for the other 7
+    residuals = (3 * 22**2 + 2 * 12**2 + 7 * 6**2) / 17**2
+    assert values["f1_stderr"] == pytest.approx((residuals / (12 * 11)) ** 0.5 / (17 / 12))
     assert set(values) == {
         "correct",
         "incorrect",
@@ -264,6 +269,7 @@ def test_strict_is_the_default_and_counts_judge_failures(tmp_path: Path) -> None
         "abstention_rate",
         "hallucination_rate",
         "f1",
+        "f1_stderr",
         "judge_failures",
     }
 
