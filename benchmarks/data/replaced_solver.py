@@ -54,7 +54,7 @@ def prompt_of(step: Solver, module: str) -> Solver:
 def solver_steps(solver: Any) -> list[Any]:
     """Every step of ``solver``: the solvers of its chains and of its
     ``prompt_then_generate`` steps, in order, the steps themselves included."""
-    if isinstance(solver, Sequence):
+    if isinstance(solver, Sequence) and not isinstance(solver, str):
         return [step for part in solver for step in solver_steps(part)]
     inner = getattr(solver, PROMPT_STEPS, None)
     return [solver, *(solver_steps(inner) if inner is not None else [])]
