@@ -9,6 +9,7 @@ Verified, Haas et al. 2025, arXiv 2509.07968, reports it as its headline F1).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -133,16 +134,19 @@ def ratio_stderr(scores: list[SampleScore], statistic: str) -> float:
     ratio = RATIOS[statistic]
     values = grade_values(scores)
 
-    def weighted(weights: dict[str, float]) -> np.ndarray:
-        return np.array([sum(w * value[k] for k, w in weights.items()) for value in values])
+    def weighted(weights: dict[str, float], value: dict[str, float]) -> float:
+        return sum(w * value[k] for k, w in weights.items())
 
-    x = weighted(ratio.numerator)
-    y = weighted(ratio.denominator) + (1.0 if ratio.per_question else 0.0)
-    n = len(scores)
-    if n < 2 or y.sum() == 0:
+    x = [weighted(ratio.numerator, value) for value in values]
+    y = [weighted(ratio.denominator, value) + ratio.per_question for value in values]
+    n = len(values)
+    if n < 2 or sum(y) == 0:
         return 0.0
-    r = x.sum() / y.sum()
-    return float(np.sqrt(np.sum((x - r * y) ** 2) / (n * (n - 1))) / y.mean())
+    r = math.fsum(x) / math.fsum(y)
+    # fsum: exactly rounded, so the same value whatever the samples' order (a run and
+    # its shards merged list them differently)
+    squares = math.fsum((xi - r * yi) ** 2 for xi, yi in zip(x, y, strict=True))
+    return math.sqrt(squares / (n * (n - 1))) / (math.fsum(y) / n)
 
 
 @metric_named("SimpleQA statistics", "simpleqa_metrics", __name__)

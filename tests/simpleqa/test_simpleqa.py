@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import random
 import shutil
 import urllib.error
 import urllib.request
@@ -405,6 +406,19 @@ def test_the_stderr_of_a_fraction_is_inspects_stderr(grades: list[str]) -> None:
         ]  # type: ignore[index]
         assert ratio_stderr(scores, statistic) == pytest.approx(stderr()(zero_one), rel=1e-12)
     assert ratio_stderr(scores[:1], "f_score") == 0.0  # one question: no spread to measure
+
+
+def test_the_stderr_is_the_same_whatever_the_order_of_the_samples() -> None:
+    """A run and its shards merged list the samples in different orders: the standard
+    errors must agree to the bit (a plain float sum does not)."""
+    rng = random.Random(7)
+    grades = rng.choices(list(GRADE_VALUE_KEYS), weights=[5, 3, 2, 1], k=301)
+    scores = graded(grades)
+    for statistic in ("attempted_accuracy", "f_score", "accuracy"):
+        first = ratio_stderr(scores, statistic)
+        for _ in range(20):
+            rng.shuffle(scores)
+            assert ratio_stderr(scores, statistic) == first, statistic
 
 
 def test_breakdowns_can_be_turned_off(tmp_path: Path) -> None:
