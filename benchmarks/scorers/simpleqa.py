@@ -190,7 +190,9 @@ def breakdown_metrics(
     ``name_template`` names each metric from ``{statistic}`` and ``{group_name}``.
     """
     return [
-        grouped_statistic(statistic, group_key, name_template.replace("{statistic}", statistic))
+        BREAKDOWN_METRICS[group_key](
+            statistic, group_key, name_template.replace("{statistic}", statistic)
+        )
         for statistic in statistics
     ]
 
@@ -199,10 +201,6 @@ def grouped_statistic(statistic: str, group_key: str, name_template: str) -> Met
     """Inspect's ``grouped()`` of one statistic, its groups in name order: ``grouped``
     lists them in the order the samples came, which differs between a run and an
     ``inspect score`` re-grading (so their tables would not line up) and between runs."""
-    return BREAKDOWN_METRICS[group_key](statistic, group_key, name_template)
-
-
-def _grouped_statistic(statistic: str, group_key: str, name_template: str) -> Metric:
     by_group = grouped(
         simpleqa_statistic(statistic), group_key, all=False, name_template=name_template
     )
@@ -215,14 +213,14 @@ def _grouped_statistic(statistic: str, group_key: str, name_template: str) -> Me
     return compute
 
 
-# One registered metric a breakdown, so that the viewer heads its values "Topic breakdown"
-# (a metric's registered name heads them). Logs written before record each as
-# "grouped_statistic", which stays registered for their `inspect score`.
+# grouped_statistic registered once a breakdown, so that the viewer heads its values
+# "Topic breakdown" (a metric's registered name heads them); logs written before record
+# each as "grouped_statistic", which stays registered for their `inspect score`.
 BREAKDOWN_METRICS = {
-    group_key: metric(name=namespaced(f"{label} breakdown", __name__))(_grouped_statistic)
+    group_key: metric(name=namespaced(f"{label} breakdown", __name__))(grouped_statistic)
     for group_key, label in GROUP_LABELS.items()
 }
-metric(name=namespaced("grouped_statistic", __name__))(_grouped_statistic)
+metric(name=namespaced("grouped_statistic", __name__))(grouped_statistic)
 
 
 def simpleqa_task_metrics(topic_breakdown: bool = True) -> list[Metric | dict[str, list[Metric]]]:

@@ -23,7 +23,12 @@ import benchmarks.data.simpleqa as simpleqa_data
 import benchmarks.scorers.judge as judge_module
 from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.split_reader import DataError, DataUnavailableError
-from benchmarks.scorers.simpleqa import GRADE_VALUE_KEYS, ratio_stderr
+from benchmarks.scorers.simpleqa import (
+    GRADE_VALUE_KEYS,
+    RATIOS,
+    grade_statistics,
+    ratio_stderr,
+)
 from benchmarks.simpleqa import (
     GRADER_TEMPLATE,
     parse_grade_official,
@@ -406,6 +411,21 @@ def test_the_stderr_of_a_fraction_is_inspects_stderr(grades: list[str]) -> None:
         ]  # type: ignore[index]
         assert ratio_stderr(scores, statistic) == pytest.approx(stderr()(zero_one), rel=1e-12)
     assert ratio_stderr(scores[:1], "f_score") == 0.0  # one question: no spread to measure
+
+
+@pytest.mark.parametrize("grades", [STRICT_GRADES, OFFICIAL_GRADES])
+def test_each_ratio_is_its_statistic(grades: list[str]) -> None:
+    """RATIOS writes each statistic as sum(x) / sum(y) for its standard error: the ratio
+    must be the statistic the metrics report."""
+    scores = graded(grades)
+    statistics = grade_statistics(scores)
+    for statistic, ratio in RATIOS.items():
+        x = sum(sum(w * s.score.value[k] for k, w in ratio.numerator.items()) for s in scores)  # type: ignore[index]
+        y = sum(
+            sum(w * s.score.value[k] for k, w in ratio.denominator.items()) + ratio.per_question  # type: ignore[index]
+            for s in scores
+        )
+        assert x / y == pytest.approx(statistics[statistic], rel=1e-12), statistic
 
 
 def test_the_stderr_is_the_same_whatever_the_order_of_the_samples() -> None:
