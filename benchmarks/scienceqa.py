@@ -37,33 +37,33 @@ from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
 from benchmarks.data.image_encoding import ImageFormat
+from benchmarks.data.rows import DataFiles
 from benchmarks.data.scienceqa import (
     BREAKDOWNS,
     DATASET,
+    DATASET_PATH,
+    REQUIRED_COLUMNS,
+    grade_band,
     offered_letters,
     oracle_questions,
     paper_columns_of_former_metadata,
     record_to_sample,
     scienceqa_dataset,
 )
-from benchmarks.data.scienceqa_shape import DATASET_PATH, REQUIRED_COLUMNS, grade_band
-from benchmarks.data.shards import ShardParameter, shard_task
 from benchmarks.data.source import DataSource
-from benchmarks.data.split_reader import DataFiles
 from benchmarks.profiles import chosen_profile
 from benchmarks.profiles.scienceqa import PROFILES, AnswerParse, PromptFormat
-from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.runtime.task_parameters import (
     PROFILES_VALUE,
     Minimum,
     NoneMeans,
     OneOf,
+    ShardParameter,
     task_arguments,
 )
 from benchmarks.scorers.mcq_scorer import option_letter_scorer
 from benchmarks.scorers.scienceqa import scienceqa_metrics
-from benchmarks.solvers.prompted import prompt_then_generate
 from benchmarks.solvers.scienceqa import scienceqa_prompt
 from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing, OfferedOptions
 
@@ -85,7 +85,6 @@ LETTER_PARSER = {"option_letter": "option_letter", "lmms_eval": "option_letter_s
     description="ScienceQA multiple choice with optional image: "
     "option-letter accuracy by subject, context and grade",
 )
-@documented_switches(PROFILES)
 def scienceqa(
     profile: Annotated[str, OneOf(PROFILES)] = "default",
     prompt_format: Annotated[PromptFormat | None, NoneMeans(PROFILES_VALUE)] = None,
@@ -104,16 +103,17 @@ def scienceqa(
     """ScienceQA multiple choice, with the image (if any) before the text.
 
     Args:
+        profile: The reference profile (``benchmarks/profiles/scienceqa.py``); each switch
+            left None takes the profile's value (docs/scienceqa.md lists them).
         eval_split: ``test`` (4,241 rows), ``validation`` (4,241) or ``train``
             (12,726).
         subset: ``all``, ``image`` (rows with an image: 2,017 in test) or
             ``no_image``.
         num_examples: Evaluate only the first this many rows of the subset
-            (None: all). Unlike ``--limit``, rows past it are never built.
+            (None: all).
         shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
-            i-th, counted from 0 (None: all), for a run split over processes or
-            machines; ``python -m benchmarks.shards merge`` joins the shards' logs
-            into the whole run's (docs/scaling.md).
+            i-th, counted from 0 (None: all); ``python -m benchmarks.shards merge``
+            joins the shards' logs into the whole run's (docs/scaling.md).
         image_format: ``png`` (lossless; an RGB PNG source is sent as is) or
             ``jpeg`` (quality 95).
         max_image_side: Scale images down so the longest side is at most this
@@ -145,17 +145,17 @@ def scienceqa(
         image_format=image_format,
         max_image_side=args.max_image_side,
     )
-    task = Task(
+    return settings.task(
+        args,
         name="benchmarks/scienceqa",
         dataset=dataset,
-        solver=prompt_then_generate(scienceqa_prompt(settings.prompt_format), generate()),
+        setup=scienceqa_prompt(settings.prompt_format),
+        solver=generate(),
         scorer=option_letter_scorer(LETTER_PARSER[settings.answer_parse]),
         metrics=scienceqa_metrics(),
-        config=settings.generate,
-        metadata={"profile": settings.name, **settings.switches(), **source.metadata()},
+        metadata=source.metadata(),
         version=SPEC.version,
     )
-    return shard_task(settings.recorded_in(task), args.shard)
 
 
 SPEC = BenchmarkSpec(

@@ -38,27 +38,26 @@ from typing import Annotated, Any, Literal
 from inspect_ai import Task, task
 
 from benchmarks.data import download
-from benchmarks.data.shards import ShardParameter, shard_task
 from benchmarks.data.simpleqa import (
     DATASET_URL,
     oracle_questions,
     record_to_sample,
     simpleqa_dataset,
 )
-from benchmarks.data.split_reader import DataFiles
+from benchmarks.data.rows import DataFiles
 from benchmarks.profiles import PROFILE_SENTINEL, chosen_profile
 from benchmarks.profiles.simpleqa import (
     SIMPLEQA_PROFILES,
     SimpleQAGradeParse,
     SimpleQAGraderPrompt,
 )
-from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.runtime.task_parameters import (
     PROFILES_VALUE,
     Minimum,
     NoneMeans,
     OneOf,
+    ShardParameter,
     fail,
     task_arguments,
 )
@@ -78,7 +77,7 @@ from benchmarks.scorers.simpleqa import (
     SIMPLEQA_COMPARE_METRICS,
     simpleqa_task_metrics,
 )
-from benchmarks.solvers.simpleqa import ANSWER_PROMPT_FIELDS, ANSWER_TEMPLATE, candidate_solver
+from benchmarks.solvers.simpleqa import ANSWER_PROMPT_FIELDS, ANSWER_TEMPLATE, answer_prompts
 from benchmarks.spec import BenchmarkSpec, FormerVersions, Listing
 
 __all__ = [
@@ -105,7 +104,6 @@ RENAMED_VALUES = {
     description="SimpleQA short-form factuality graded by an LLM judge (role grader): "
     "calibration metrics",
 )
-@documented_switches(SIMPLEQA_PROFILES)
 def simpleqa(
     profile: Annotated[str, OneOf(SIMPLEQA_PROFILES)] = "default",
     grade_parse: Annotated[SimpleQAGradeParse | None, NoneMeans(PROFILES_VALUE)] = None,
@@ -130,6 +128,8 @@ def simpleqa(
     """SimpleQA short-form factuality, graded by an LLM judge (model role ``grader``).
 
     Args:
+        profile: The reference profile (``benchmarks/profiles/simpleqa.py``); each switch
+            left None (or "profile") takes the profile's value (docs/simpleqa.md lists them).
         answer_prompt: Template of the question sent to the model under test,
             with the placeholder ``{question}``; the default sends the bare
             question, as the reference does.
@@ -146,9 +146,8 @@ def simpleqa(
             unlike ``--limit``, the others are never built (all rows are still
             read and checked).
         shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
-            i-th, counted from 0 (None: all), for a run split over processes or
-            machines; ``python -m benchmarks.shards merge`` joins the shards' logs
-            into the whole run's (docs/scaling.md).
+            i-th, counted from 0 (None: all); ``python -m benchmarks.shards merge``
+            joins the shards' logs into the whole run's (docs/scaling.md).
         dataset_path: Local ``.csv`` (upstream columns ``metadata, problem,
             answer``) or ``.jsonl`` (``id, problem, answer, topic,
             answer_type, metadata``). None: the upstream CSV, downloaded once
@@ -177,10 +176,11 @@ def simpleqa(
         data_files=data_files,
         bundled_sample=bundled_sample,
     )
-    task = Task(
+    return settings.task(
+        args,
         name="benchmarks/simpleqa",
         dataset=data.dataset,
-        solver=candidate_solver(answer_prompt, settings.system_message),
+        setup=answer_prompts(answer_prompt, settings.system_message),
         scorer=simpleqa_scorer(
             grade_prompt=grade_prompt,
             grade_parse=settings.grade_parse,
@@ -190,9 +190,7 @@ def simpleqa(
             judge_cache=judge_cache,
         ),
         metrics=[*simpleqa_task_metrics(breakdowns), judge_panel_metrics()],
-        config=settings.generate,
         metadata={
-            **settings.metadata(),
             # the bundled file named inside the package: no path of this machine in the log
             **(
                 {"data": "bundled sample", "data_files": f"simpleqa/{data.path.name}"}
@@ -203,7 +201,6 @@ def simpleqa(
         },
         version=SPEC.version,
     )
-    return shard_task(settings.recorded_in(task), args.shard)
 
 
 SPEC = BenchmarkSpec(

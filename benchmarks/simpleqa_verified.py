@@ -30,7 +30,6 @@ from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
 
-from benchmarks.data.shards import ShardParameter, shard_task
 from benchmarks.data.simpleqa_verified import (
     COLUMNS,
     DATASET,
@@ -39,21 +38,21 @@ from benchmarks.data.simpleqa_verified import (
     oracle_questions,
     record_to_sample,
 )
-from benchmarks.data.source import DataSource, rows_dataset
-from benchmarks.data.split_reader import DataFiles
+from benchmarks.data.rows import DataFiles
+from benchmarks.data.source import DataSource, samples_dataset
 from benchmarks.profiles import PROFILE_SENTINEL, chosen_profile
 from benchmarks.profiles.simpleqa_verified import (
     VERIFIED_PROFILES,
     VerifiedGradeParse,
     VerifiedGraderPrompt,
 )
-from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.runtime.task_parameters import (
     PROFILES_VALUE,
     Minimum,
     NoneMeans,
     OneOf,
+    ShardParameter,
     fail,
     task_arguments,
 )
@@ -76,7 +75,6 @@ TASK = "simpleqa_verified"
     description="SimpleQA Verified (1,000 re-checked SimpleQA questions) graded by an LLM "
     "judge (role grader): F1 and breakdowns",
 )
-@documented_switches(VERIFIED_PROFILES)
 def simpleqa_verified(
     profile: Annotated[str, OneOf(VERIFIED_PROFILES)] = "default",
     grade_parse: Annotated[VerifiedGradeParse | None, NoneMeans(PROFILES_VALUE)] = None,
@@ -100,6 +98,9 @@ def simpleqa_verified(
     """SimpleQA Verified, graded by an LLM judge (model role ``grader``).
 
     Args:
+        profile: The reference profile (``benchmarks/profiles/simpleqa_verified.py``); each
+            switch left None (or "profile") takes the profile's value (docs/simpleqa_verified.md
+            lists them).
         grade_prompt_file: A UTF-8 file holding a judge prompt of your own,
             with the placeholders ``{question}``, ``{target}`` and
             ``{predicted_answer}`` (instead of ``grader_prompt``).
@@ -108,9 +109,8 @@ def simpleqa_verified(
         judge_cache: Cache the judge's replies (Inspect's generate cache).
         num_examples: Evaluate only the first this many questions (None: all).
         shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
-            i-th, counted from 0 (None: all), for a run split over processes or
-            machines; ``python -m benchmarks.shards merge`` joins the shards' logs
-            into the whole run's (docs/scaling.md).
+            i-th, counted from 0 (None: all); ``python -m benchmarks.shards merge``
+            joins the shards' logs into the whole run's (docs/scaling.md).
         dataset_path: Hub id, local snapshot folder, or a local ``.csv``
             (the Kaggle ``simpleqa_verified.csv``), ``.jsonl``, ``.json`` or
             ``.parquet`` file in the published schema.
@@ -143,9 +143,10 @@ def simpleqa_verified(
         splits=[SPLIT],
     )
     rows = source.rows(SPLIT, columns=COLUMNS, config=DATASET_CONFIG)
-    task = Task(
+    return settings.task(
+        args,
         name="benchmarks/simpleqa_verified",
-        dataset=rows_dataset(
+        dataset=samples_dataset(
             rows,
             lambda row, record: record_to_sample(record),
             name=TASK,
@@ -160,15 +161,9 @@ def simpleqa_verified(
             judge_cache=judge_cache,
         ),
         metrics=verified_metrics(breakdowns),
-        config=settings.generate,
-        metadata={
-            **settings.metadata(),
-            "grade_prompt_file": grade_prompt_file,
-            **source.metadata(),
-        },
+        metadata={"grade_prompt_file": grade_prompt_file, **source.metadata()},
         version=SPEC.version,
     )
-    return shard_task(settings.recorded_in(task), args.shard)
 
 
 SPEC = BenchmarkSpec(

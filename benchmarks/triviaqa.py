@@ -49,9 +49,8 @@ from typing import Annotated, Any, Literal
 from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
-from benchmarks.data.shards import ShardParameter, shard_task
+from benchmarks.data.rows import DataFiles
 from benchmarks.data.source import DataSource
-from benchmarks.data.split_reader import DataFiles
 from benchmarks.data.triviaqa import (
     DATASET,
     check_splits,
@@ -60,7 +59,6 @@ from benchmarks.data.triviaqa import (
 )
 from benchmarks.models.completions_endpoint import generate_from_token_ids
 from benchmarks.profiles import chosen_profile
-from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.profiles.triviaqa import (
     PROFILES,
     AnswerExtraction,
@@ -75,11 +73,11 @@ from benchmarks.runtime.task_parameters import (
     Minimum,
     NoneMeans,
     OneOf,
+    ShardParameter,
     task_arguments,
 )
 from benchmarks.scorers.answer_matching import STOP_SEQUENCES
 from benchmarks.scorers.triviaqa import triviaqa_scorer
-from benchmarks.solvers.prompted import prompt_then_generate
 from benchmarks.solvers.triviaqa import block_template, triviaqa_prompt
 from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing
 
@@ -96,7 +94,6 @@ RENAMED_VALUES = {
     name=namespaced("triviaqa", __name__),
     description="Closed-book few-shot TriviaQA (Wikipedia): alias exact match and token F1",
 )
-@documented_switches(PROFILES)
 def triviaqa(
     profile: Annotated[str, OneOf(PROFILES)] = "default",
     shots: Annotated[int | None, Minimum(0), NoneMeans(PROFILES_VALUE)] = None,
@@ -122,14 +119,14 @@ def triviaqa(
     """Closed-book few-shot TriviaQA with alias exact match and token F1.
 
     Args:
+        profile: The reference profile (``benchmarks/profiles/triviaqa.py``); each switch
+            left None takes the profile's value (docs/triviaqa.md lists them).
         fewshot_split: Split the demonstrations are drawn from.
         eval_split: Split evaluated (``test`` has no answers and is refused).
-        num_examples: Evaluate only the first this many rows (None: all). Unlike
-            ``--limit``, rows past it are never built.
+        num_examples: Evaluate only the first this many rows (None: all).
         shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
-            i-th, counted from 0 (None: all), for a run split over processes or
-            machines; ``python -m benchmarks.shards merge`` joins the shards' logs
-            into the whole run's (docs/scaling.md).
+            i-th, counted from 0 (None: all); ``python -m benchmarks.shards merge``
+            joins the shards' logs into the whole run's (docs/scaling.md).
         include_evidence: Put the Wikipedia/web evidence before every
             demonstration and question (loads the config without ``.nocontext``).
         evidence_max_chars: Evidence kept per question, in characters.
@@ -159,37 +156,34 @@ def triviaqa(
         include_evidence=include_evidence,
         evidence_max_chars=evidence_max_chars,
     )
-    template = block_template(settings.prompt_format, include_evidence)
-    stop_seqs = STOP_SEQUENCES[settings.answer_extraction]
     if settings.completions_prompt == "token_ids":
         generation = generate_from_token_ids(stop_at_eos=settings.stop_at_eos)
     else:
         generation = generate()
-    task = Task(
+    return settings.task(
+        args,
         name="benchmarks/triviaqa",
         dataset=data.dataset,
-        solver=prompt_then_generate(
-            triviaqa_prompt(
-                data.demonstrations or [],
-                template,
-                multiturn=settings.fewshot_as_multiturn,
-                shots=settings.shots,
-                seed=settings.fewshot_seed,
-            ),
-            generation,
+        setup=triviaqa_prompt(
+            data.demonstrations or [],
+            block_template(settings.prompt_format, include_evidence),
+            multiturn=settings.fewshot_as_multiturn,
+            shots=settings.shots,
+            seed=settings.fewshot_seed,
         ),
+        solver=generation,
         scorer=triviaqa_scorer(
             metric=settings.metric, answer_extraction=settings.answer_extraction
         ),
-        config=settings.generate.merge({"stop_seqs": stop_seqs}),  # type: ignore[arg-type]
+        config=settings.generate.merge(
+            {"stop_seqs": STOP_SEQUENCES[settings.answer_extraction]}  # type: ignore[arg-type]
+        ),
         metadata={
-            **settings.metadata(),
             "dataset_config": data.config,  # the one read (include_evidence drops ".nocontext")
             **source.metadata(),
         },
         version=SPEC.version,
     )
-    return shard_task(settings.recorded_in(task), args.shard)
 
 
 SPEC = BenchmarkSpec(

@@ -5,21 +5,14 @@ Keisuke Sakaguchi, Ronan Le Bras, Chandra Bhagavatula, Yejin Choi
 https://arxiv.org/abs/1907.10641
 
 Two-choice fill-in-the-blank (``_``) questions, asked as evalscope 1.14.1's
-``winogrande`` benchmark asks them (modelscope/evalscope,
-``evalscope/benchmarks/winogrande/winogrande_adapter.py``; the same prompt
-since 1.11.0): 0-shot, one user message in evalscope's single-answer
-multiple-choice template (``evalscope/utils/multi_choices.py``), options
-lettered A/B, temperature 0. Accuracy is on the letter of the last
-``ANSWER: X`` in the reply; profile ``evalscope_1.14.1`` reads replies as
-evalscope 1.14.1 does (``answer_parse=evalscope_<release>`` as an earlier
-release did). Demonstrations, when asked for, follow the layout of
-evalscope's multiple-choice few-shot template as read from its source (not
-run against evalscope: its Winogrande benchmark is 0-shot, which the peer
-test covers). Profile ``inspect_evals_0.28.0`` asks as inspect_evals 0.28.0's
-``winogrande`` does (``inspect_evals/winogrande/winogrande.py``): 5 demonstrations
-from the train split, Hugging Face's shuffle with seed 42, the same for every
-question, in a system message; the question in Inspect's ``multiple_choice()``
-template with ``[BLANK]``; the reply read by Inspect's ``choice()`` rule; max_tokens 64.
+``winogrande`` benchmark asks them (``evalscope/benchmarks/winogrande/winogrande_adapter.py``;
+the same prompt since 1.11.0): 0-shot, one user message in evalscope's single-answer
+multiple-choice template, options lettered A/B, temperature 0; accuracy on the letter of
+the last ``ANSWER: X`` in the reply. Profile ``evalscope_1.14.1`` reads replies as evalscope
+1.14.1 does; ``inspect_evals_0.28.0`` asks as inspect_evals 0.28.0's ``winogrande`` does
+(5 demonstrations in a system message, Inspect's ``multiple_choice()`` template, its
+``choice()`` rule); ``lm_eval_0.4.13`` and ``lm_eval_0.4.13_gguf`` score each option by
+log-likelihood as lm-evaluation-harness 0.4.13 does (docs/winogrande.md).
 
 # 0-shot on the 1,267 validation questions
 inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini
@@ -29,34 +22,29 @@ inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T profile=eval
 
 # 5-shot, demonstrations drawn from the winogrande_xl train split
 inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T shots=5
-
-# inspect_evals 0.28.0's winogrande: system message of demonstrations, its template
-inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T profile=inspect_evals_0.28.0
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import Sample
 from inspect_ai.solver import generate
 
-from benchmarks.data.shards import ShardParameter, shard_task
-from benchmarks.data.source import DataSource, rows_dataset
-from benchmarks.data.split_reader import DataFiles
+from benchmarks.data.rows import DataFiles
+from benchmarks.data.source import DataSource
 from benchmarks.data.winogrande import (
     COLUMNS,
     DATASET,
+    FEWSHOT_SPLIT,
     offered_letters,
     oracle_questions,
     record_to_sample,
+    winogrande_dataset,
 )
 from benchmarks.data.winogrande_loglikelihood import loglikelihood_dataset
 from benchmarks.profiles import chosen_profile
-from benchmarks.profiles.switch_docs import documented_switches
 from benchmarks.profiles.winogrande import (
     PROFILES,
     AnswerParse,
@@ -71,15 +59,15 @@ from benchmarks.runtime.task_parameters import (
     Minimum,
     NoneMeans,
     OneOf,
+    ShardParameter,
     fail,
     task_arguments,
 )
+from benchmarks.runtime.task_record import OwnSolverOnly
 from benchmarks.scorers.loglikelihood import loglikelihood_choice
 from benchmarks.scorers.mcq_scorer import option_letter_scorer
-from benchmarks.solvers.fewshot import FEWSHOT_KEY
 from benchmarks.solvers.loglikelihood import option_loglikelihoods
-from benchmarks.solvers.prompted import prompt_then_generate
-from benchmarks.solvers.winogrande import WinograndeDemonstrations, question_prompt
+from benchmarks.solvers.winogrande import question_prompt
 
 # the evalscope-format prompt solver, for chains of one's own (examples/custom_chain.py)
 from benchmarks.solvers.winogrande import winogrande_prompt as winogrande_prompt
@@ -96,14 +84,12 @@ Config = Literal[
 EvalSplit = Literal["validation", "train"]
 # evalscope 1.14.1's rule is answer_parse=evalscope: no switch value is a profile's name
 RENAMED_VALUES = {("answer_parse", "evalscope_1.14.1"): "evalscope"}
-FEWSHOT_SPLIT = "train"
 
 
 @task(
     name=namespaced("winogrande", __name__),
     description="Winogrande 0-shot two-choice MCQ (evalscope template): letter accuracy",
 )
-@documented_switches(PROFILES)
 def winogrande(
     profile: Annotated[str, OneOf(PROFILES)] = "default",
     shots: Annotated[int | None, Minimum(0), NoneMeans(PROFILES_VALUE)] = None,
@@ -125,16 +111,16 @@ def winogrande(
     """Winogrande as a two-choice question answered with ``ANSWER: A|B``.
 
     Args:
+        profile: The reference profile (``benchmarks/profiles/winogrande.py``); each switch
+            left None takes the profile's value (docs/winogrande.md lists them).
         dataset_config: Hub config, one of ``winogrande_xs``, ``_s``, ``_m``,
             ``_l``, ``_xl``, ``_debiased``; they differ only in their train
             split (validation is the same 1,267 rows in every config).
         eval_split: Split evaluated (``test`` has empty answers and is refused).
-        num_examples: Evaluate only the first this many rows (None: all). Unlike
-            ``--limit``, rows past it are never built.
+        num_examples: Evaluate only the first this many rows (None: all).
         shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
-            i-th, counted from 0 (None: all), for a run split over processes or
-            machines; ``python -m benchmarks.shards merge`` joins the shards' logs
-            into the whole run's (docs/scaling.md).
+            i-th, counted from 0 (None: all); ``python -m benchmarks.shards merge``
+            joins the shards' logs into the whole run's (docs/scaling.md).
         dataset_path: Hub id, local snapshot folder or local data file.
         data_files: Local file for ``eval_split``, or mapping split -> file
             (with ``shots`` > 0 the mapping needs a ``train`` entry).
@@ -164,62 +150,50 @@ def winogrande(
         bundled_sample=bundled_sample,
         splits=[eval_split, *([FEWSHOT_SPLIT] if settings.shots > 0 else [])],
     )
-
-    request = {"columns": COLUMNS, "config": dataset_config, "single_file_split": eval_split}
+    metadata = {"dataset_config": dataset_config, **source.metadata()}
     if settings.scoring == "loglikelihood":
-        dataset = loglikelihood_dataset(
-            source,
-            request,
-            record_to_sample,
-            eval_split,
-            args.num_examples,
-            shots=settings.shots,
-            fewshot_seed=settings.fewshot_seed,
+        request = {"columns": COLUMNS, "config": dataset_config, "single_file_split": eval_split}
+        return settings.task(
+            args,
+            name="benchmarks/winogrande",
+            dataset=loglikelihood_dataset(
+                source,
+                request,
+                record_to_sample,
+                eval_split,
+                args.num_examples,
+                shots=settings.shots,
+                fewshot_seed=settings.fewshot_seed,
+            ),
+            # its own step requests the options' scores: a solver in its place is refused
+            solver=option_loglikelihoods(settings.loglikelihood_request),
+            scorer=loglikelihood_choice(),
+            early_stopping=OwnSolverOnly(loglikelihood_refusal),
+            metadata=metadata,
+            version=SPEC.version,
         )
-        solver = option_loglikelihoods(settings.loglikelihood_request)
-        scorer = loglikelihood_choice()
-    else:
-        demonstrations = None
-        if settings.shots > 0:
-            pool = source.pool(FEWSHOT_SPLIT, keep=COLUMNS, **request)
-            demonstrations = WinograndeDemonstrations(
-                pool, settings.shots, settings.fewshot_seed, settings.fewshot_draw
-            )
-        dataset = rows_dataset(
-            source.rows(eval_split, **request),
-            generative_sample(eval_split, demonstrations),
-            name=f"{dataset_config}_{eval_split}",
-            num_examples=args.num_examples,
-        )
-        solver = prompt_then_generate(
-            question_prompt(settings.prompt_format, demonstrations), generate()
-        )
-        scorer = option_letter_scorer(settings.answer_parse)
-    task = Task(
+    dataset, demonstrations = winogrande_dataset(
+        source, settings, dataset_config, eval_split, args.num_examples
+    )
+    return settings.task(
+        args,
         name="benchmarks/winogrande",
         dataset=dataset,
-        solver=solver,
-        scorer=scorer,
-        config=settings.generate,
-        metadata={**settings.metadata(), "dataset_config": dataset_config, **source.metadata()},
+        setup=question_prompt(settings.prompt_format, demonstrations),
+        solver=generate(),
+        scorer=option_letter_scorer(settings.answer_parse),
+        metadata=metadata,
         version=SPEC.version,
     )
-    return shard_task(settings.recorded_in(task), args.shard)
 
 
-def generative_sample(
-    eval_split: str, demonstrations: WinograndeDemonstrations | None
-) -> Callable[[int, dict[str, Any]], Sample]:
-    """A row as a question, with the demonstrations drawn for it (if any)."""
-
-    def build(row: int, record: dict[str, Any]) -> Sample:
-        sample = record_to_sample(record, sample_id=f"{eval_split}_{row}")
-        if demonstrations is not None:
-            assert sample.metadata is not None
-            sample.metadata[FEWSHOT_KEY] = demonstrations.drawn(row)
-        return sample
-
-    return build
+def loglikelihood_refusal(solver: str) -> str:
+    return (
+        f"winogrande: the solver {solver} cannot run this profile's samples: it scores each "
+        "option by log-likelihood, which only the task's own solver requests. Run a "
+        "generative profile with it (-T scoring=generate, or -T profile=default), or run "
+        "the task without a solver of your own."
+    )
 
 
 SPEC = BenchmarkSpec(

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import platformdirs
 
-from benchmarks.data.split_reader import DataError, DataUnavailableError
+from benchmarks.runtime.errors import DataError, DataUnavailableError
 
 CACHE_DIR_ENV = "INSPECT_BENCHMARKS_CACHE"
 DOWNLOAD_TIMEOUT_SECONDS = 60

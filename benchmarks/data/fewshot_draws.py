@@ -43,11 +43,11 @@ from collections import defaultdict
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
-from benchmarks.data.rows_request import ROW_HASH
+from benchmarks.data.rows import ROW_HASH
 from benchmarks.runtime.errors import DataError
 
 if TYPE_CHECKING:
-    from benchmarks.data.rows import PreparedColumns, PreparedRows
+    from benchmarks.data.rows import Rows
 
 # The sample metadata key holding the ids of a sample's demonstrations.
 FEWSHOT_KEY = "fewshot"
@@ -136,18 +136,17 @@ class IdenticalRows:
     """Few-shot rows equal, as whole documents, to the evaluated row at a position.
 
     lm-evaluation-harness compares the dicts ``datasets`` gives for two rows,
-    every column included; the child wrote a hash of each whole row
-    (``ROW_HASH``), equal for equal rows. The pool's hashes are read once, here,
-    and only its copies of evaluated rows kept.
+    every column included; the reader kept a hash of each whole row (``ROW_HASH``),
+    equal for equal rows. Only the pool's copies of evaluated rows are kept.
     """
 
-    def __init__(self, eval_rows: PreparedRows, pool: PreparedColumns) -> None:
+    def __init__(self, eval_rows: Rows, pool: Rows) -> None:
         self.eval_hashes: list[str] = [record[ROW_HASH] for record in eval_rows.records]
         evaluated = set(self.eval_hashes)
         self.copies: dict[str, list[int]] = defaultdict(list)
-        for index, row_hash in enumerate(pool.drop(ROW_HASH)):
-            if row_hash in evaluated:
-                self.copies[row_hash].append(index)
+        for index, record in enumerate(pool.records):
+            if record[ROW_HASH] in evaluated:
+                self.copies[record[ROW_HASH]].append(index)
 
     def __call__(self, position: int) -> list[int]:
         return self.copies.get(self.eval_hashes[position], [])

@@ -1,305 +1,442 @@
-"""A split's rows, read once by a child process and kept as JSON lines between runs.
+"""A split's rows, read in this process: from the Hub at a pinned revision, a downloaded
+snapshot folder, or one local file (``.jsonl``, ``.json``, ``.csv``, ``.parquet``).
 
-Reading a split takes ``datasets`` and pyarrow, about 140 MB that a process
-keeps to its end once they are imported. So a child process reads it
-(``python -m benchmarks.data.rows_child``): it loads the split from the Hub (at a
-pinned revision), a snapshot folder or a local file, checks its columns,
-turns each row into plain values (a benchmark may shape them: ScienceQA puts
-its images into the verified image cache) and writes the rows as JSON lines
-to ``$INSPECT_BENCHMARKS_CACHE/rows``. The eval process reads that file alone:
-it never imports a data library, and holds what a task reading ready rows
-from JSON lines would hold.
-
-A rows file is reused while its source is the same: a local file's resolved
-path, size, inode and modification time; a snapshot folder's path and every
-file's name, size and modification time; a Hub dataset's id, config and
-pinned revision (the Hugging Face cache is keyed by it too); never for
-another Hub id (read as it is now). The key also holds the request (split,
-columns, options), the file layout's version and a hash of the code that
-writes the rows. A row the child could not read is written as
-``{"__row_error__": ...}``, raised naming the row when its sample is built,
-before any model call. When the cache folder cannot be written, the rows are
-read into a temporary file (with a warning) and read again on the next run.
-User errors of the child (a missing file, a missing column, no network) are
-raised unchanged here.
+Every reader streams the rows and keeps only the columns asked for; a ``shape`` turns a
+row into what the benchmark keeps of it as it is read (TriviaQA's few-shot pool keeps a
+demonstration's question and answer, ScienceQA puts the image into the image cache), so a
+61,888-row pool never sits in memory whole. A row the shape cannot read keeps its error,
+raised naming the row when a sample is built from it. Every error names the source and
+the row as an editor shows it: ``line n`` of a JSON Lines or CSV file (the line where the
+row starts), else ``row n`` (1-based). Local files are read with Python's own ``json`` and
+``csv`` (a CSV cell stays text), parquet with pyarrow, the Hub and snapshot folders with
+``datasets``; nothing is cached but what ``datasets`` caches itself.
 """
 
 from __future__ import annotations
 
-import codecs
-import itertools
+import contextlib
+import csv
+import hashlib
 import json
-import logging
+import math
 import os
-import subprocess
-import sys
-import tempfile
-from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, replace
+import socket
+import urllib.parse
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.data.error_locations import RowPlaces
-from benchmarks.data.rows_cache import rows_file_for, writable_rows_file
-from benchmarks.data.rows_request import (
-    ROW_ERROR,
-    ROWS_VERSION,
-    USER_ERRORS,
-    RowsRequest,
+from benchmarks.data.records import field_problem
+from benchmarks.runtime.errors import DataError, DataUnavailableError
+
+DataFiles = str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]]
+# What a shape makes of a row's values (a KeyError, TypeError or ValueError: the row's error).
+Shape = Callable[[dict[str, Any]], dict[str, Any]]
+
+# Keys a reader adds to a record (no dataset column is named so).
+ROW_ERROR = "__row_error__"
+ROW_HASH = "__row_hash__"
+LOCAL_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
+# Without network, huggingface_hub retries for ~25 s before giving up; a TCP connect tells
+# within this many seconds whether the Hub can be reached at all.
+HUB_PROBE_SECONDS = 3.0
+BATCH_ROWS = 1024
+
+OFFLINE_HELP = "\n".join(
+    (
+        "To run without the Hub:",
+        "- warm the Hugging Face cache on a connected machine, then set HF_HUB_OFFLINE=1 "
+        "and HF_DATASETS_OFFLINE=1;",
+        "- or pass dataset_path=<folder holding a downloaded snapshot of the dataset repository>;",
+        "- or pass data_files=<file, or {split: file}> (.jsonl, .json, .parquet or .csv in the "
+        "upstream schema);",
+        "- or try the task on the few rows shipped with the package: bundled_sample=true.",
+    )
 )
-from benchmarks.runtime.errors import DataError, UserInputError
-
-# Set to "inprocess" to prepare rows in this process (same code, no child): faster
-# when many small files are read, as in the test suite; "child" (or unset) otherwise.
-PREPARE_ENV = "INSPECT_BENCHMARKS_PREPARE"
-
-logger = logging.getLogger(__name__)
-
-
-# A record given up by ``PreparedRows.release`` (its sample is built).
-RELEASED: dict[str, Any] = {ROW_ERROR: "released after its sample was built"}
 
 
 @dataclass
-class PreparedRows:
-    """The rows of one split as the child wrote them.
-
-    ``records``: each row's values (or ``{ROW_ERROR: ...}``); ``header``: what
-    the shape adds about the whole split (ScienceQA: the rows with an image).
-    """
+class Rows:
+    """One split's rows: where they come from, each row's values (or its error) and, for a
+    JSON Lines or CSV file, the line each starts on."""
 
     where: str
     records: list[dict[str, Any]]
-    header: dict[str, Any]
-    from_earlier_run: bool = False
-    places: RowPlaces = RowPlaces()
+    lines: list[int] | None = None
+    columns: Sequence[str] = field(default_factory=tuple)
 
     def __len__(self) -> int:
         return len(self.records)
 
     def at(self, row: int) -> str:
-        """Where row ``row`` (0-based) is, for an error: ``<source>, line n`` or ``row n``."""
-        return f"{self.where}, {self.places.place(row)}"
+        """Row ``row`` (0-based) as an error names it: ``<source>, line n`` or ``row n``."""
+        place = f"line {self.lines[row]}" if self.lines else f"row {row + 1}"
+        return f"{self.where}, {place}"
 
     def record(self, row: int) -> dict[str, Any]:
-        """Row ``row``'s values; a row the child could not read raises its error."""
+        """Row ``row``'s values; a row that could not be read raises its error."""
         record = self.records[row]
         if ROW_ERROR in record:
-            if record is RELEASED:
-                raise RuntimeError(f"{self.at(row)}: read after it was released")
             raise DataError(f"{self.at(row)}: {record[ROW_ERROR]}")
         return record
 
-    def failed(self, row: int) -> bool:
-        """Whether the child could not read row ``row``."""
-        return ROW_ERROR in self.records[row] and self.records[row] is not RELEASED
 
-    def release(self, row: int) -> None:
-        """Give up row ``row``'s record (its sample holds what it needs)."""
-        self.records[row] = RELEASED
+@dataclass(frozen=True)
+class SplitRequest:
+    """One split to read and how: the Hub dataset and config read when no local data is
+    given, the local data as the task was given it, the columns every row must have (and
+    the only ones kept), a shape, and whether to add a hash of each whole row."""
 
-
-@dataclass
-class PreparedColumns:
-    """Some columns of a split's rows, a list each (a list of values takes a fraction of
-    the memory of as many dicts): for large pools read by index, such as few-shot splits.
-    """
-
-    where: str
-    columns: dict[str, list[Any]]
-    errors: dict[int, str]
-    size: int
-    places: RowPlaces = RowPlaces()
-
-    def __len__(self) -> int:
-        return self.size
-
-    def at(self, row: int) -> str:
-        """Where row ``row`` (0-based) is, for an error: ``<source>, line n`` or ``row n``."""
-        return f"{self.where}, {self.places.place(row)}"
-
-    def record(self, row: int) -> dict[str, Any]:
-        """Row ``row``'s values; a row the child could not read raises its error."""
-        if row in self.errors:
-            raise DataError(f"{self.at(row)}: {self.errors[row]}")
-        return {name: values[row] for name, values in self.columns.items()}
-
-    def drop(self, name: str) -> list[Any]:
-        """Column ``name``, no longer kept."""
-        return self.columns.pop(name)
+    benchmark: str
+    hub_path: str
+    revision: str | None
+    config: str | None
+    split: str
+    dataset_path: str | None
+    data_files: DataFiles | None
+    columns: Sequence[str]
+    single_file_split: str | None = None
+    shape: Shape | None = None
+    row_hash: bool = False
 
 
-def prepared_rows(request: RowsRequest, *, again: bool = False) -> PreparedRows:
-    """The split's rows: from the rows file of an earlier run when its source is unchanged
-    (unless ``again``), else prepared now."""
-    rows = _read_prepared(request, again, None)
-    assert isinstance(rows, PreparedRows)
-    return rows
+def read_split(request: SplitRequest) -> Rows:
+    """The split's rows (see the module docstring)."""
+    path = local_data_file(
+        request.benchmark,
+        request.split,
+        request.dataset_path,
+        request.data_files,
+        request.single_file_split,
+    )
+    if path is not None:
+        where = f"{path} ({request.split} split)"
+        return collect(where, local_records(path), request)
+    source = request.dataset_path or request.hub_path
+    if request.dataset_path is not None and local_path(request.dataset_path).exists():
+        source = str(local_path(request.dataset_path))
+    config = f" config {request.config!r}" if request.config else ""
+    where = f"{source}{config} split {request.split!r}"
+    loaded = load_hub_split(request.benchmark, source, request)
+    return collect(where, hub_records(loaded), request, loaded.column_names)
 
 
-def prepared_columns(request: RowsRequest, columns: Sequence[str]) -> PreparedColumns:
-    """The split's rows as ``columns``, each a list (see ``prepared_rows``; ``request`` in
-    the ``columns`` layout)."""
-    rows = _read_prepared(replace(request, layout="columns"), False, columns)
-    assert isinstance(rows, PreparedColumns)
-    return rows
-
-
-def _read_prepared(
-    request: RowsRequest, again: bool, columns: Sequence[str] | None
-) -> PreparedRows | PreparedColumns:
-    local = request.local_file()
-    # as load_split names a local file (the rows file may be another spelling's)
-    where = None if local is None else f"{local} ({request.split} split)"
-    rows_file = writable_rows_file(request, rows_file_for(request, local))
-    if rows_file is not None and not again:
-        try:
-            return read_rows_file(rows_file, where, from_earlier_run=True, columns=columns)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            pass  # missing, damaged, or not written by this version: prepared below
-    with tempfile.TemporaryDirectory(prefix="benchmark-rows-") as work:
-        target = rows_file or Path(work) / "rows.jsonl"
-        _prepare(request, target, Path(work) / "result.json")
-        return read_rows_file(target, where, columns=columns)
-
-
-def _prepare(request: RowsRequest, rows_file: Path, result_file: Path) -> None:
-    """Prepare the rows (in a child unless told otherwise); re-raise its user errors and
-    log its warnings under their own logger names."""
-    job = {"request": asdict(request), "rows_file": str(rows_file), "result_file": str(result_file)}
-    in_process = _prepare_in_process()
-    if in_process:
-        from benchmarks.data.rows_child import run_job
-
-        run_job(job)  # its warnings are logged as they happen
-        returncode, stderr = 0, ""
-    else:
-        returncode, stderr = _run_child(job)
-    try:
-        result = json.loads(result_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        tail = "\n".join(stderr.strip().splitlines()[-20:])
-        raise RuntimeError(
-            f"Reading the {request.benchmark} rows failed (exit code {returncode}):\n{tail}"
-        ) from None
-    for name, warning in [] if in_process else result.get("warnings", []):
-        logging.getLogger(name).warning(warning)
-    if "error" in result:
-        raise USER_ERRORS[result["error_type"]](result["error"])
-
-
-def _prepare_in_process() -> bool:
-    mode = os.environ.get(PREPARE_ENV, "")
-    if mode not in ("", "child", "inprocess"):
-        raise UserInputError(f"{PREPARE_ENV}={mode!r}: set it to 'inprocess' or 'child'.")
-    return mode == "inprocess"
-
-
-def _run_child(job: dict[str, Any]) -> tuple[int, str]:
-    """Run the child on ``job``; its standard error is shown as it comes, and returned."""
-    package_root = str(Path(__file__).resolve().parents[2])
-    env = {**os.environ}
-    # after the user's own entries (and the interpreter's, which come first anyway): the
-    # root only makes a source tree's package importable, never shadows another module
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH"), package_root) if p)
-    # -P: the working directory is not put on sys.path, so a folder named
-    # "benchmarks" (or Inspect having changed into ours) cannot shadow a module.
-    command = [sys.executable, "-P", "-m", "benchmarks.data.rows_child"]
-    try:
-        child = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            env=env,
+def collect(
+    where: str,
+    numbered: Iterable[tuple[int | None, dict[str, Any]]],
+    request: SplitRequest,
+    found: Sequence[str] | None = None,
+) -> Rows:
+    """The rows of ``numbered`` ((line or None, values) each), checked for the columns,
+    each kept as ``request`` says."""
+    records: list[dict[str, Any]] = []
+    lines: list[int] = []
+    seen: dict[str, None] = dict.fromkeys(found or ())
+    for line, values in numbered:
+        if found is None:
+            seen.update(dict.fromkeys(values))
+        if line is not None:
+            lines.append(line)
+        records.append(kept(values, request, len(records)))
+    if not records:
+        source = where.removesuffix(f" ({request.split} split)")
+        raise DataError(f"{source}: the file holds no rows.")
+    missing = [column for column in request.columns if column not in seen]
+    if missing:
+        raise DataError(
+            f"{where}: missing column(s) {', '.join(map(repr, missing))}; "
+            f"found {', '.join(map(repr, seen))}."
         )
-    except OSError as ex:
-        raise RuntimeError(
-            f"Reading the rows needs a child process ({' '.join(command)}), which could not "
-            f"be started: {ex}"
-        ) from ex
-    assert child.stdin is not None and child.stderr is not None
-    with child:
+    return Rows(where, records, lines or None, tuple(seen))
+
+
+def kept(values: dict[str, Any], request: SplitRequest, row: int) -> dict[str, Any]:
+    """What is kept of a row: its columns (shaped), or the error that stops it."""
+    record = {name: values.get(name) for name in request.columns}
+    if request.shape is not None:
         try:
-            child.stdin.write(json.dumps(job).encode("utf-8"))
-            child.stdin.close()
-        except BrokenPipeError:
-            pass  # the child ended without reading its job: its exit code and stderr say why
-        shown: list[str] = []
-        # a character split between two reads is decoded whole
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        # datasets' download messages (a Hub download can take minutes), as they come
-        while chunk := os.read(child.stderr.fileno(), 65536):
-            shown.append(decoder.decode(chunk))
-            sys.stderr.write(shown[-1])
-            sys.stderr.flush()
-        shown.append(decoder.decode(b"", final=True))
-    return child.returncode, "".join(shown)
+            record = request.shape(record)
+        except (KeyError, TypeError, ValueError) as ex:
+            record = {ROW_ERROR: field_problem(ex)}
+    if request.row_hash:
+        record[ROW_HASH] = whole_row_hash(values, f"{request.split} {row}")
+    return record
 
 
-def read_rows_file(
-    path: Path,
-    where: str | None = None,
-    *,
-    from_earlier_run: bool = False,
-    columns: Sequence[str] | None = None,
-) -> PreparedRows | PreparedColumns:
-    """The rows of a rows file; ``where`` (default: the writer's) names their source.
-    With ``columns``, only those fields, as a list each."""
-    with path.open(encoding="utf-8") as file:
-        header = json.loads(file.readline())
-        if not isinstance(header, dict) or header.get("version") != ROWS_VERSION:
-            raise ValueError(f"{path}: not a rows file of this version")
-        where = where or header["where"]
-        if header.get("layout") == "columns":
-            if columns is None:
-                raise ValueError(f"{path}: a columns file read as records")
-            return _read_columns(path, file, header, where, columns)
-        if columns is not None:
-            raise ValueError(f"{path}: a records file read as columns")
-        records: list[dict[str, Any]] = []
-        for batch in _record_batches(file):
-            if not all(isinstance(record, dict) for record in batch):
-                raise ValueError(f"{path}: a row is not a JSON object")
-            records += batch
-    if len(records) != header["rows"]:
-        raise ValueError(f"{path}: {len(records)} rows, the header says {header['rows']}")
-    return PreparedRows(
-        where=where,
-        records=records,
-        header=header,
-        from_earlier_run=from_earlier_run,
-        places=RowPlaces(header.get("lines_of")),
+# ---------------------------------------------------------------------------
+# Local files
+
+
+def local_records(path: Path) -> Iterator[tuple[int | None, dict[str, Any]]]:
+    """(line or None, values) of each row of a local data file."""
+    suffix = path.suffix.lower()
+    if suffix not in LOCAL_SUFFIXES:
+        raise DataError(
+            f"{path}: unsupported file type {path.suffix!r}; use one of {', '.join(LOCAL_SUFFIXES)}."
+        )
+    if not path.is_file():
+        raise DataError(f"{path}: no such file.")
+    if path.stat().st_size == 0:
+        raise DataError(f"{path}: the file is empty.")
+    if suffix == ".parquet":
+        return parquet_records(path)
+    if suffix == ".csv":
+        return csv_records(path)
+    if suffix == ".json" and json_array(path):
+        return ((None, record) for record in json_array_records(path))
+    return json_lines(path)
+
+
+def json_lines(path: Path) -> Iterator[tuple[int | None, dict[str, Any]]]:
+    with path.open("rb") as file:
+        # JSON Lines are split on "\n" alone (a string may hold other line breaks)
+        for number, raw in enumerate(file, start=1):
+            try:
+                text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as ex:
+                raise not_utf8(path, number, ex) from None
+            if not text.strip():
+                continue
+            try:
+                record = json.loads(text)
+            except json.JSONDecodeError as ex:
+                raise DataError(
+                    f"{path}: could not be read as json: line {number} is not valid JSON "
+                    f"({ex.msg}, character {ex.pos})."
+                ) from None
+            if not isinstance(record, dict):
+                raise DataError(
+                    f"{path}: line {number} should be a JSON object, got {json_kind(record)}."
+                )
+            yield number, record
+
+
+def json_array(path: Path) -> bool:
+    with path.open("rb") as file:
+        return file.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"[")
+
+
+def json_array_records(path: Path) -> list[dict[str, Any]]:
+    try:
+        records = json.loads(path.read_text(encoding="utf-8-sig"))
+    except UnicodeDecodeError as ex:
+        raise DataError(f"{path}: not UTF-8 text ({ex.reason}); re-encode it as UTF-8.") from None
+    except json.JSONDecodeError as ex:
+        raise DataError(
+            f"{path}: could not be read as json: not valid JSON ({ex.msg}, line {ex.lineno})."
+        ) from None
+    for row, record in enumerate(records):
+        if not isinstance(record, dict):
+            raise DataError(
+                f"{path}: row {row + 1} should be a JSON object, got {json_kind(record)}."
+            )
+    return list(records)
+
+
+def csv_records(path: Path) -> Iterator[tuple[int | None, dict[str, Any]]]:
+    """Each row's cells as text (an empty cell stays ""), with the line it starts on."""
+    limit = csv.field_size_limit(2**31 - 1)  # pandas, the references' reader, has no limit
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as file:
+            reader = csv.DictReader(file)
+            start = 2
+            try:
+                for record in reader:
+                    if None in record:
+                        raise DataError(
+                            f"{path}, line {start}: more fields than the "
+                            f"{len(reader.fieldnames or [])} columns."
+                        )
+                    yield start, record
+                    start = reader.line_num + 1
+            except UnicodeDecodeError as ex:
+                raise not_utf8(path, reader.line_num + 1, ex) from None
+            except csv.Error as ex:
+                raise DataError(f"{path}, line {reader.line_num}: {ex}.") from None
+    finally:
+        csv.field_size_limit(limit)
+
+
+def parquet_records(path: Path) -> Iterator[tuple[int | None, dict[str, Any]]]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        parquet = pq.ParquetFile(path)
+        for batch in parquet.iter_batches(batch_size=BATCH_ROWS):
+            yield from ((None, record) for record in batch.to_pylist())
+    except (pa.ArrowException, OSError) as ex:
+        raise DataError(f"{path}: could not be read as parquet: {first_line(ex)}") from None
+
+
+def not_utf8(path: Path, line: int, ex: UnicodeDecodeError) -> DataError:
+    return DataError(
+        f"{path}: line {line} is not valid UTF-8 ({ex.reason}); re-encode the file as UTF-8."
     )
 
 
-def _read_columns(
-    path: Path, file: Iterator[str], header: dict[str, Any], where: str, columns: Sequence[str]
-) -> PreparedColumns:
-    """The fields ``columns`` of a file in the ``columns`` layout (see ``prepare_rows``)."""
-    wanted = set(columns)
-    kept: dict[str, list[Any]] = {}
-    for name in header["fields"]:
-        line = next(file)
-        if name in wanted:
-            kept[name] = json.loads(line)
-    errors = {int(row): message for row, message in json.loads(next(file)).items()}
-    size = header["rows"]
-    if any(not isinstance(values, list) or len(values) != size for values in kept.values()):
-        raise ValueError(f"{path}: a column does not hold {size} rows")
-    none = [None] * size  # a field no row has (every row an error, or none asked for it)
-    return PreparedColumns(
-        where=where,
-        columns={name: kept.get(name, none) for name in columns},
-        errors=errors,
-        size=size,
-        places=RowPlaces(header.get("lines_of")),
-    )
+def json_kind(value: object) -> str:
+    kinds = {bool: "a boolean", int: "a number", float: "a number", str: "a string"}
+    return kinds.get(type(value), "a list" if isinstance(value, list) else "an object")
 
 
-def _record_batches(lines: Iterator[str], size: int = 2048) -> Iterator[list[Any]]:
-    """The records of JSON lines, ``size`` lines parsed at once as one JSON array (several
-    times faster than a parse a line, and never the whole file's text at once). JSON
-    text holds no raw newline, so the line breaks are the separators."""
-    while batch := list(itertools.islice(lines, size)):
-        yield json.loads("[" + ",".join(batch) + "]")
+# ---------------------------------------------------------------------------
+# Which file the task's arguments name
+
+
+def local_data_file(
+    benchmark: str,
+    split: str,
+    dataset_path: str | None,
+    data_files: DataFiles | None,
+    single_file_split: str | None = None,
+) -> Path | None:
+    """The local file to read for ``split`` (None: the Hub or a snapshot folder).
+
+    A lone file (``data_files`` as one path, or ``dataset_path`` naming a file) stands for
+    ``single_file_split`` (default ``split``); other splits then need a mapping."""
+    if dataset_path is not None and data_files is not None:
+        raise DataError(f"{benchmark}: pass either dataset_path or data_files, not both.")
+    if dataset_path is not None and local_path(dataset_path).is_file():
+        data_files = str(local_path(dataset_path))
+    if data_files is None:
+        return None
+    if isinstance(data_files, Mapping):
+        if split not in data_files:
+            raise DataError(
+                f"{benchmark}: data_files has no entry for the {split!r} split "
+                f"(it has {', '.join(repr(k) for k in data_files)})."
+            )
+        return local_path(data_files[split])
+    lone = single_file_split or split
+    if split != lone:
+        raise DataError(
+            f"{benchmark}: the single data file {str(data_files)!r} is taken as the "
+            f"{lone!r} split; the {split!r} split needs its own file: pass "
+            f"data_files={{{lone!r}: ..., {split!r}: ...}}."
+        )
+    return local_path(data_files)
+
+
+def local_path(path: str | os.PathLike[str]) -> Path:
+    """A user-given local path, relative ones taken from where the command was started.
+
+    ``inspect eval benchmarks/<name>.py`` builds the task from inside ``benchmarks/``; a
+    relative path not found there is looked up from the directory the command was started
+    in (``$PWD``, which ``chdir`` leaves)."""
+    candidate = Path(path).expanduser()
+    if candidate.is_absolute() or candidate.exists():
+        return candidate
+    launch_dir = os.environ.get("PWD")
+    if launch_dir and (Path(launch_dir) / candidate).exists():
+        return Path(launch_dir) / candidate
+    return candidate
+
+
+# ---------------------------------------------------------------------------
+# The Hub and snapshot folders
+
+
+def load_hub_split(benchmark: str, source: str, request: SplitRequest) -> Any:
+    """The split as a ``datasets.Dataset`` (a folder: a downloaded snapshot, read offline)."""
+    import datasets
+
+    described = f"{source!r}" + (f" (config {request.config!r})" if request.config else "")
+    unreachable = None if Path(source).is_dir() else hub_unreachable()
+    try:
+        with offline_if(unreachable is not None):
+            loaded = datasets.load_dataset(
+                source, name=request.config, split=request.split, revision=request.revision
+            )
+    except Exception as ex:  # noqa: BLE001 - one clear message instead of a retry trace
+        reason = (
+            f"the Hub is unreachable ({unreachable}) and the Hugging Face cache has no copy"
+            if unreachable is not None
+            else first_line(ex)
+        )
+        raise DataUnavailableError(
+            f"Could not load the {benchmark} dataset {described}, split {request.split!r}: "
+            f"{reason}.\n{OFFLINE_HELP}"
+        ) from None
+    image = loaded.features.get("image")
+    if isinstance(image, datasets.Image) and image.decode:
+        loaded = loaded.cast_column("image", datasets.Image(decode=False))  # bytes, not pixels
+    return loaded
+
+
+def hub_records(loaded: Any) -> Iterator[tuple[int | None, dict[str, Any]]]:
+    for batch in loaded.iter(batch_size=BATCH_ROWS):
+        names = list(batch)
+        for values in zip(*(batch[name] for name in names), strict=True):
+            yield None, dict(zip(names, values, strict=True))
+
+
+def hub_unreachable() -> str | None:
+    """Why the Hugging Face Hub cannot be reached (None: reachable, or offline mode is on)."""
+    import datasets
+    from huggingface_hub import constants
+
+    if datasets.config.HF_HUB_OFFLINE or constants.HF_HUB_OFFLINE:
+        return None
+    endpoint = urllib.parse.urlsplit(constants.ENDPOINT)
+    host = endpoint.hostname or "huggingface.co"
+    port = endpoint.port or (443 if endpoint.scheme == "https" else 80)
+    try:
+        socket.create_connection((host, port), timeout=HUB_PROBE_SECONDS).close()
+    except OSError as ex:
+        return f"{host}:{port}: {ex.strerror or ex}"
+    return None
+
+
+@contextlib.contextmanager
+def offline_if(offline: bool) -> Iterator[None]:
+    """Offline mode for one load: a warm cache is used at once, without retries."""
+    if not offline:
+        yield
+        return
+    import datasets
+    from huggingface_hub import constants
+
+    saved = datasets.config.HF_HUB_OFFLINE, constants.HF_HUB_OFFLINE
+    datasets.config.HF_HUB_OFFLINE = constants.HF_HUB_OFFLINE = True
+    try:
+        yield
+    finally:
+        datasets.config.HF_HUB_OFFLINE, constants.HF_HUB_OFFLINE = saved
+
+
+def first_line(ex: BaseException) -> str:
+    """The exception's type and the first line of its message."""
+    lines = str(ex).strip().splitlines()
+    return f"{type(ex).__name__}: {lines[0]}" if lines else type(ex).__name__
+
+
+# ---------------------------------------------------------------------------
+# Whole rows compared as lm-evaluation-harness compares them
+
+
+def whole_row_hash(values: dict[str, Any], unique: str) -> str:
+    """A hash of every column of a row: rows equal as Python compares their dicts
+    (lm-evaluation-harness's ``!=`` on whole documents) hash alike; ``True == 1 == 1.0`` and
+    ``-0.0 == 0`` alike too. A row holding a NaN (equal to nothing) gets ``unique``."""
+    try:
+        canonical = json.dumps(equality_form(values), sort_keys=True, default=repr)
+    except ValueError:
+        return f"unique {unique}"
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def equality_form(value: Any) -> Any:
+    """``value`` with numbers Python finds equal written alike (a NaN: ValueError)."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise ValueError("NaN")
+        return int(value) if value.is_integer() else value
+    if isinstance(value, dict):
+        return {key: equality_form(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [equality_form(item) for item in value]
+    return value

@@ -1,41 +1,46 @@
-"""ScienceQA's dataset: the pinned Hub dataset, the lazy dataset a task evaluates (built
-from the rows the child process prepares, ``scienceqa_rows``: checked fields, verified
-image files), a row as a sample, and the offline models' rules (the bundled questions
-the oracle answers, the lettered option lines the random model picks from), and the
-paper's columns a question counts in (kept in its metadata; scorers/scienceqa.py's metric
-and benchmarks.compare read them)."""
+"""ScienceQA's dataset: the pinned Hub dataset, the dataset a task evaluates (each row's
+fields checked and its image put into the image cache as the split is read), a row as a
+sample, the offline models' rules (the bundled questions the oracle answers, the lettered
+option lines the random model picks from), and the paper's columns a question counts in
+(kept in its metadata; scorers/scienceqa.py's metric and benchmarks.compare read them)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.dataset import Sample
+from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
 
+from benchmarks.data.image_cache import ImageCacheError, cached_image_file, has_image, image_bytes
 from benchmarks.data.image_encoding import ImageDecodeError, ImageFormat
-from benchmarks.data.lazy_dataset import LazyDataset
-from benchmarks.data.records import option_letters
+from benchmarks.data.records import field, field_problem, option_letters, string_list
+from benchmarks.data.rows import ROW_ERROR, local_data_file, local_path
 from benchmarks.data.samples import parquet_records
-from benchmarks.data.scienceqa_shape import (
-    DATASET_PATH,
-    DATASET_REVISION,
-    REQUIRED_COLUMNS,
-    SCIENCEQA_SHAPE,
-    PreparedDataset,
-    checked_fields,
-    grade_band,
-    image_options,
-    subset_rows,
-)
-from benchmarks.data.source import DataSource, HubDataset, rows_dataset
+from benchmarks.data.source import DataSource, HubDataset, samples_dataset
+from benchmarks.runtime.errors import DataError
 from benchmarks.spec import KnownQuestion
 
+DATASET_PATH = "derek-thomas/ScienceQA"
+REQUIRED_COLUMNS = (
+    "image",
+    "question",
+    "choices",
+    "answer",
+    "hint",
+    "grade",
+    "subject",
+    "topic",
+    "category",
+    "skill",
+)
+_GRADE = re.compile(r"grade(\d{1,2})")
 DATASET = HubDataset(
     DATASET_PATH,
-    revision=DATASET_REVISION,
+    # the parquet layout (apple/embedding-atlas pins it and checks its train file's sha256)
+    revision="f18b0a70359ebfb41f658fd564208d0355b013f4",
     pinned_by="apple/embedding-atlas (`packages/docs/examples/datasets.js`, with the sha256 "
     "of its train file, `62c90a28e3fb1bc0ad7bbcab1ac62b483ae6758291a655944d8f494bf6445745`)",
 )
@@ -51,24 +56,52 @@ def scienceqa_dataset(
     num_examples: int | None,
     image_format: ImageFormat,
     max_image_side: int | None,
-) -> LazyDataset:
-    """The lazy dataset of ``subset``'s rows of ``eval_split``, each a sample named
-    ``scienceqa_<split>_<row>`` with its image file from the verified cache."""
-    rows = PreparedDataset(
-        source.request(
-            eval_split,
-            columns=REQUIRED_COLUMNS,
-            shape=SCIENCEQA_SHAPE,
-            options=image_options(image_format, max_image_side),
-        )
-    )
-    return rows_dataset(
+) -> MemoryDataset:
+    """The dataset of ``subset``'s rows of ``eval_split``, each a sample named
+    ``<split>_<row>`` with its image file from the image cache."""
+    folder = image_folder(source, eval_split)
+
+    def with_image_file(values: dict[str, Any]) -> dict[str, Any]:
+        """The row without its image bytes: whether it has one, and its cache file."""
+        image = values.pop("image")
+        record = {**values, "has_image": has_image(image), "image_file": None}
+        try:
+            data = image_bytes(image, folder)
+            if data is not None:
+                file = cached_image_file(data, image_format=image_format, max_side=max_image_side)
+                record["image_file"] = str(file)
+        except ImageCacheError:
+            raise
+        except ImageDecodeError as ex:
+            record[ROW_ERROR] = f"field 'image': {ex}"
+        except (TypeError, ValueError) as ex:
+            record[ROW_ERROR] = field_problem(ex)
+        return record
+
+    rows = source.rows(eval_split, columns=REQUIRED_COLUMNS, shape=with_image_file)
+    indices = None
+    if subset != "all":
+        wanted = subset == "image"
+        indices = [row for row, record in enumerate(rows.records) if record["has_image"] == wanted]
+        if not indices:
+            raise DataError(f"{rows.where}: no rows in subset {subset!r}.")
+    return samples_dataset(
         rows,
-        lambda row, record: record_to_sample(record, f"{eval_split}_{row}", rows.image_file(row)),
+        lambda row, record: record_to_sample(record, f"{eval_split}_{row}", record["image_file"]),
         name=f"scienceqa_{eval_split}" + ("" if subset == "all" else f"_{subset}"),
         num_examples=num_examples,
-        indices=subset_rows(rows, subset),
+        indices=indices,
     )
+
+
+def image_folder(source: DataSource, split: str) -> Path | None:
+    """The folder that relative image paths of local data files are relative to."""
+    file = local_data_file("ScienceQA", split, source.dataset_path, source.data_files)
+    if file is not None:
+        return file.parent
+    if source.dataset_path is not None and local_path(source.dataset_path).is_dir():
+        return local_path(source.dataset_path)
+    return None
 
 
 def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
@@ -88,25 +121,16 @@ def offered_letters(prompt: str) -> list[str]:
     return [a or b for a, b in LETTERED_LINE.findall(prompt)]
 
 
-def record_to_sample(
-    record: dict[str, Any],
-    sample_id: str,
-    image_file: Callable[[], Path | None] = lambda: None,
-) -> Sample:
+def record_to_sample(record: dict[str, Any], sample_id: str, image: str | None = None) -> Sample:
     """One ScienceQA row as a sample: the question, after the image when the row has one;
     the choices; the hint in the metadata, for ``scienceqa_prompt`` to lay out, and the
     paper's columns the question counts in (``paper_columns``).
 
-    ``image_file`` gives the row's file in the verified image cache, holding the
-    exact bytes sent: Inspect reads it into the same data URI when the sample
-    starts, while the dataset holds a path (``image_cache.cached_source_image``).
+    ``image`` is the row's file in the image cache, holding the exact bytes sent: Inspect
+    reads it into the same data URI when the sample starts, while the dataset holds a path.
     """
     fields = checked_fields(record)
     choices, hint = fields["choices"], fields["hint"]
-    try:
-        image = image_file()
-    except ImageDecodeError as ex:
-        raise ImageDecodeError(f"field 'image': {ex}") from ex
     question = fields["question"]
     sample_input: str | list[ChatMessage] = question
     if image is not None:
@@ -130,6 +154,45 @@ def record_to_sample(
             **paper_columns(fields["subject"], bool(hint), image is not None, fields["grade"]),
         },
     )
+
+
+def checked_fields(record: dict[str, Any]) -> dict[str, Any]:
+    """The fields a sample is built from, checked; errors name the field."""
+    question = field(record, "question", str)
+    choices = string_list(record, "choices")
+    if len(choices) > 26:
+        raise ValueError(f"field 'choices' has {len(choices)} options; at most 26 can be lettered")
+    answer = field(record, "answer", int)
+    if not 0 <= answer < len(choices):
+        raise ValueError(
+            f"field 'answer' is {answer}, not an index of the {len(choices)} choices "
+            f"(0 to {len(choices) - 1})"
+        )
+    hint = record.get("hint")
+    hint = "" if hint is None else hint
+    if not isinstance(hint, str):
+        raise TypeError(f"field 'hint' should be str, got {type(hint).__name__} {hint!r:.60}")
+    grade = field(record, "grade", str)
+    subject = field(record, "subject", str)
+    grade_band(grade)
+    return {
+        "question": question,
+        "choices": choices,
+        "answer": answer,
+        "hint": hint,
+        "grade": grade,
+        "subject": subject,
+        **{name: field(record, name, str) for name in ("topic", "category", "skill")},
+    }
+
+
+def grade_band(grade: str) -> str:
+    """``G1-6`` or ``G7-12``, the paper's grade columns, for ``grade1`` ... ``grade12``."""
+    matched = _GRADE.fullmatch(grade)
+    number = int(matched.group(1)) if matched else 0
+    if not 1 <= number <= 12:
+        raise ValueError(f"field 'grade' should be 'grade1' to 'grade12', got {grade!r:.60}")
+    return "G1-6" if number <= 6 else "G7-12"
 
 
 # The dataset's subject -> the paper's column.

@@ -5,7 +5,7 @@ reference reader: ``pandas.read_csv`` in openai/simple-evals ``simpleqa_eval.py`
 (commit ee3b0318d8d1d9d72755a4120879be65f7c07e9e). Every row is read and
 checked before any model call; a ``metadata`` cell is parsed as a Python
 literal, never evaluated. ``simpleqa_dataset`` turns the task's data parameters
-into the lazy dataset it evaluates.
+into the dataset it evaluates.
 """
 
 from __future__ import annotations
@@ -22,16 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.dataset import Sample
+from inspect_ai.dataset import MemoryDataset, Sample
 
 from benchmarks.data import download
-from benchmarks.data.error_locations import RowPlaces
-from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.records import field, field_problem
-from benchmarks.data.rows import PreparedRows
+from benchmarks.data.rows import DataFiles, Rows, local_path
 from benchmarks.data.samples import csv_records, data_files_for
-from benchmarks.data.source import announce_cut, rows_dataset
-from benchmarks.data.split_reader import DataError, DataFiles, local_path
+from benchmarks.data.source import announce_cut, samples_dataset
+from benchmarks.runtime.errors import DataError
 from benchmarks.runtime.task_parameters import fail
 from benchmarks.spec import KnownQuestion
 
@@ -51,7 +49,7 @@ task_logger = logging.getLogger("benchmarks.simpleqa")
 class SimpleQAData:
     """The questions a task evaluates and the file they were read from."""
 
-    dataset: LazyDataset
+    dataset: MemoryDataset
     path: Path
     upstream: bool
     """Whether ``path`` is the upstream CSV (no dataset_path, data_files or bundled_sample)."""
@@ -66,7 +64,7 @@ def simpleqa_dataset(
     bundled_sample: bool,
 ) -> SimpleQAData:
     """Check the data parameters, read and check every row of the file, and make the
-    lazy dataset of the rows ``selected_rows`` picks (``draw``: the profile's)."""
+    dataset of the rows ``selected_rows`` picks (``draw``: the profile's)."""
     if dataset_path is not None and data_files is not None:
         fail("simpleqa", "pass either dataset_path or data_files, not both.")
     if isinstance(data_files, Mapping) and set(data_files) != {"test"}:
@@ -78,12 +76,7 @@ def simpleqa_dataset(
     files = data_files_for("simpleqa", bundled_sample, dataset_path, data_files, splits=["test"])
     path = dataset_file(dataset_path, files)
     located = read_local_records(path)
-    rows = PreparedRows(
-        where=str(path),
-        records=[record for _, record in located],
-        header={},
-        places=RowPlaces(lines=tuple(line for line, _ in located)),
-    )
+    rows = Rows(str(path), [record for _, record in located], [line for line, _ in located])
 
     def build(row: int, record: dict[str, Any]) -> Sample:
         sample = record_to_sample(record)
@@ -96,7 +89,7 @@ def simpleqa_dataset(
             )
         return sample
 
-    dataset = rows_dataset(
+    dataset = samples_dataset(
         rows,
         build,
         name="simpleqa",

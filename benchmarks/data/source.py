@@ -1,14 +1,13 @@
 """Where a benchmark's rows come from, and how they become a dataset: one path for all.
 
-Every task takes the same three data parameters: ``dataset_path`` (a Hub id,
-a downloaded snapshot folder, or a local file), ``data_files`` (a local file,
-or ``{split: file}``) and ``bundled_sample`` (the few rows shipped with the
-package). ``DataSource`` checks them, reads each split (``prepared_rows``: in a
-child process, at the benchmark's pinned Hub revision by default) and names
-the source in the log's task metadata. ``rows_dataset`` turns the rows into a
-lazy dataset: unique sample ids (a repeated one names both rows), the
-``num_examples`` cut (announced, never silent), and every row error naming
-the source, the row and the field.
+Every task takes the same three data parameters: ``dataset_path`` (a Hub id, a downloaded
+snapshot folder, or a local file), ``data_files`` (a local file, or ``{split: file}``) and
+``bundled_sample`` (the few rows shipped with the package). ``DataSource`` checks them,
+reads each split (``data/rows.py``: at the benchmark's pinned Hub revision by default) and
+names the source in the log's task metadata. ``samples_dataset`` turns the rows into
+Inspect's ``MemoryDataset``: unique sample ids (a repeated one names both rows), the
+``num_examples`` cut (announced, never silent), and every row error naming the source, the
+row and the field.
 """
 
 from __future__ import annotations
@@ -17,17 +16,13 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from inspect_ai.dataset import Sample
+from inspect_ai.dataset import MemoryDataset, Sample
 
-from benchmarks.data.error_locations import RowPlaces
-from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.records import field_problem
-from benchmarks.data.rows import PreparedColumns, PreparedRows, prepared_columns, prepared_rows
-from benchmarks.data.rows_request import RowsRequest
+from benchmarks.data.rows import DataFiles, Rows, Shape, SplitRequest, read_split
 from benchmarks.data.samples import data_files_for
-from benchmarks.data.split_reader import DataFiles
 from benchmarks.runtime.errors import DataError
 from benchmarks.runtime.task_parameters import fail
 
@@ -38,14 +33,15 @@ logger = logging.getLogger(__name__)
 class HubDataset:
     """A benchmark's default data: a Hub dataset at a pinned commit.
 
-    ``pinned_by`` names the public source the commit was taken from
-    (docs/offline.md lists them). Files at a commit never change, and
-    huggingface_hub checks each downloaded file against its sha256.
+    ``revision`` None says, visibly, that no commit is pinned (the Hub's newest is read);
+    ``pinned_by`` names the public source the commit was taken from (docs/offline.md lists
+    them). Files at a commit never change, and huggingface_hub checks each downloaded file
+    against its sha256.
     """
 
     path: str
-    revision: str
-    pinned_by: str
+    revision: str | None
+    pinned_by: str | None = None
 
 
 class DataSource:
@@ -68,7 +64,7 @@ class DataSource:
         self.hub = hub
         if dataset_path is not None and not bundled_sample:
             refuse_a_missing_local_path(task, dataset_path)
-        # the default Hub id spelled out is the default: pinned, cached, named in the log
+        # the default Hub id spelled out is the default: pinned, named in the log
         self.dataset_path = None if dataset_path == hub.path else dataset_path
         self.data_files = data_files_for(
             task, bundled_sample, dataset_path, data_files, splits=splits
@@ -79,44 +75,34 @@ class DataSource:
     def from_hub(self) -> bool:
         return self.dataset_path is None and self.data_files is None
 
-    def request(
+    def rows(
         self,
         split: str,
         *,
         columns: Sequence[str],
         config: str | None = None,
         single_file_split: str | None = None,
-        shape: str = "plain",
-        options: dict[str, Any] | None = None,
+        shape: Shape | None = None,
         row_hash: bool = False,
-    ) -> RowsRequest:
-        """The request for one split's rows, each holding ``columns`` (as ``shape`` makes
-        them; ``row_hash`` adds a hash of the whole row)."""
-        # the pinned commit is the default dataset's: another Hub id is read as it is now
-        pinned = self.dataset_path is None
-        return RowsRequest.make(
-            benchmark=self.benchmark,
-            hub_path=self.hub.path,
-            revision=self.hub.revision if pinned else None,
-            config=config,
-            split=split,
-            dataset_path=self.dataset_path,
-            data_files=self.data_files,
-            columns=tuple(columns),
-            single_file_split=single_file_split,
-            shape=shape,
-            options=options or {},
-            row_hash=row_hash,
+    ) -> Rows:
+        """One split's rows, each holding ``columns`` (as ``shape`` makes them; ``row_hash``
+        adds a hash of the whole row)."""
+        return read_split(
+            SplitRequest(
+                benchmark=self.benchmark,
+                hub_path=self.hub.path,
+                # the pinned commit is the default dataset's: another Hub id is read as it is
+                revision=self.hub.revision if self.dataset_path is None else None,
+                config=config,
+                split=split,
+                dataset_path=self.dataset_path,
+                data_files=self.data_files,
+                columns=columns,
+                single_file_split=single_file_split,
+                shape=shape,
+                row_hash=row_hash,
+            )
         )
-
-    def rows(self, split: str, **request: Any) -> PreparedRows:
-        """One split's rows (``request``: as for ``request``)."""
-        return prepared_rows(self.request(split, **request))
-
-    def pool(self, split: str, keep: Sequence[str], **request: Any) -> PreparedColumns:
-        """One split's rows, only the record fields ``keep``, as a list each (``request``:
-        as for ``request``): the compact form for a few-shot pool read by index."""
-        return prepared_columns(self.request(split, **request), keep)
 
     def metadata(self) -> dict[str, Any]:
         """What the log's task metadata says of the data: the Hub dataset and its revision,
@@ -133,24 +119,7 @@ class DataSource:
         return {"dataset_path": self.dataset_path, "data_files": self.data_files}
 
 
-class Rows(Protocol):
-    """A split's rows: where they come from, each row's values, and a checked row."""
-
-    @property
-    def where(self) -> str: ...
-
-    @property
-    def records(self) -> list[dict[str, Any]]: ...
-
-    def record(self, row: int) -> dict[str, Any]: ...
-
-    def at(self, row: int) -> str: ...
-
-    @property
-    def places(self) -> RowPlaces: ...
-
-
-def rows_dataset(
+def samples_dataset(
     rows: Rows,
     build: Callable[[int, dict[str, Any]], Sample],
     *,
@@ -158,39 +127,30 @@ def rows_dataset(
     num_examples: int | None,
     indices: Sequence[int] | None = None,
     unique_field: str | None = None,
-    release: Callable[[int], None] | None = None,
-) -> LazyDataset:
-    """A lazy dataset of ``build(row, record)`` for the rows ``indices`` (all by default),
-    cut to the first ``num_examples``.
+) -> MemoryDataset:
+    """``build(row, record)`` for the rows ``indices`` (all by default), cut to the first
+    ``num_examples``, as Inspect's ``MemoryDataset``.
 
-    ``unique_field``: the record field the sample ids come from; a value that
-    repeats among the rows evaluated is an error naming both rows. A
-    ``KeyError``, ``TypeError`` or ``ValueError`` of ``build`` becomes a
-    ``DataError`` naming the source, the row and the message (which names the
-    field). ``release(row)`` is called once row ``row``'s sample is built (the
-    dataset keeps it), to free its record.
+    ``unique_field``: the record field the sample ids come from; a value that repeats
+    among the rows evaluated is an error naming both rows. A ``KeyError``, ``TypeError``
+    or ``ValueError`` of ``build`` becomes a ``DataError`` naming the source, the row and
+    the message (which names the field).
     """
-    available = len(rows.records) if indices is None else len(indices)
-    announce_cut(num_examples, available, rows.where)
-    if indices is not None and num_examples is not None:
-        indices = indices[:num_examples]
-    size = len(rows.records) if num_examples is None else min(num_examples, len(rows.records))
+    selected = range(len(rows)) if indices is None else indices
+    announce_cut(num_examples, len(selected), rows.where)
+    selected = selected[:num_examples] if num_examples is not None else selected
     if unique_field is not None:
-        require_unique(rows, unique_field, indices if indices is not None else range(size))
-
-    def sample(row: int) -> Sample:
+        require_unique(rows, unique_field, selected)
+    samples = []
+    for row in selected:
         record = rows.record(row)
         try:
-            built = build(row, record)
+            samples.append(build(row, record))
         except (KeyError, TypeError, ValueError) as ex:
             if isinstance(ex, DataError):
                 raise
             raise DataError(f"{rows.at(row)}: {field_problem(ex)}") from ex
-        if release is not None:
-            release(row)  # the dataset keeps the sample: the record is not read again
-        return built
-
-    return LazyDataset(sample, size, name=name, location=rows.where, indices=indices)
+    return MemoryDataset(samples, name=name, location=rows.where)
 
 
 def require_unique(rows: Rows, field: str, evaluated: Sequence[int]) -> None:
@@ -201,13 +161,13 @@ def require_unique(rows: Rows, field: str, evaluated: Sequence[int]) -> None:
         value = rows.records[row].get(field)
         if value is None:
             continue  # reported as a missing field when the row is built
-        key = str(value)
-        if key in first_row:
+        if str(value) in first_row:
+            where = rows.at(first_row[str(value)]).removeprefix(f"{rows.where}, ")
             raise DataError(
-                f"{rows.at(row)}: field {field!r} {value!r} repeats "
-                f"{rows.places.place(first_row[key])} (sample ids must be unique)."
+                f"{rows.at(row)}: field {field!r} {value!r} repeats {where} (sample ids must "
+                "be unique)."
             )
-        first_row[key] = row
+        first_row[str(value)] = row
 
 
 def announce_cut(num_examples: int | None, available: int, where: str) -> None:

@@ -1,13 +1,10 @@
-"""TriviaQA's rows: the pinned Hub dataset, what the child process keeps of each split,
+"""TriviaQA's rows: the pinned Hub dataset, what is kept of each split as it is read,
 the few-shot draws, the dataset a task evaluates (a row as a sample) and the bundled
 questions the offline oracle answers.
 
-The splits are read in the child process of ``prepared_rows`` in two shapes
-that keep only what a sample or a demonstration needs (a train row's answer
-holds dozens of aliases; a demonstration shows one), with the evidence text
-already cut to ``evidence_max_chars``. The few-shot split is held as a list
-per field (61,888 train rows); each evaluated row's record is freed once its
-sample is built.
+The splits are read in two shapes that keep only what a sample or a demonstration needs
+(a train row's answer holds dozens of aliases; a demonstration shows one), with the
+evidence text already cut to ``evidence_max_chars``.
 
 The draws are made while the dataset is loaded (they walk the questions in
 order: ``SeededDraws`` for ``canonical``, ``LmEvalDraws`` for ``lm_eval``) and
@@ -20,17 +17,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from inspect_ai.dataset import Sample
+from inspect_ai.dataset import MemoryDataset, Sample
 
 from benchmarks.data.fewshot_draws import FEWSHOT_KEY, IdenticalRows, LmEvalDraws, SeededDraws
-from benchmarks.data.lazy_dataset import LazyDataset
 from benchmarks.data.records import field, string_list
-from benchmarks.data.rows import PreparedColumns, PreparedRows
-from benchmarks.data.rows_request import ROW_HASH, RowsRequest
+from benchmarks.data.rows import Rows
 from benchmarks.data.samples import jsonl_records
-from benchmarks.data.source import DataSource, HubDataset, rows_dataset
-from benchmarks.data.split_reader import LoadedSplit
-from benchmarks.data.triviaqa_demonstrations import PROMPT_FORMATS, TriviaQADemonstrations
+from benchmarks.data.source import DataSource, HubDataset, samples_dataset
+from benchmarks.data.triviaqa_demonstrations import TriviaQADemonstrations
 from benchmarks.profiles.triviaqa import TriviaQAProfile
 from benchmarks.runtime.task_parameters import fail
 from benchmarks.spec import KnownQuestion
@@ -48,16 +42,12 @@ DEMONSTRATION_COLUMNS = ("question", "answer")
 # A row's evidence documents as its prompt block shows them (include_evidence).
 EVIDENCE_TEMPLATE = "Evidence: {evidence}\n"
 
-# the rows requests' shapes: this module's classes, in the rows child
-QUESTION_SHAPE = f"{__name__}:QuestionShape"
-DEMONSTRATION_SHAPE = f"{__name__}:DemonstrationShape"
-
 
 @dataclass
 class TriviaQAData:
     """The evaluated questions, the pool their demonstrations come from, the config read."""
 
-    dataset: LazyDataset
+    dataset: MemoryDataset
     demonstrations: TriviaQADemonstrations | None
     config: str
 
@@ -79,24 +69,26 @@ def triviaqa_data(
         config = config.removesuffix(".nocontext")
     row_hash = settings.prompt_format == "lm_eval" and settings.shots > 0
     evidence = EVIDENCE_COLUMNS if include_evidence else ()
+    chars = evidence_max_chars if include_evidence else None
     rows_options: dict[str, Any] = {
         "config": config,
         "single_file_split": eval_split,
-        "options": {"evidence_max_chars": evidence_max_chars} if include_evidence else {},
         "row_hash": row_hash,
     }
     eval_rows = source.rows(
-        eval_split, columns=(*QUESTION_COLUMNS, *evidence), shape=QUESTION_SHAPE,
+        eval_split,
+        columns=(*QUESTION_COLUMNS, *evidence),
+        shape=lambda values: question_fields(values, chars),
         **rows_options,
-    )  # fmt: skip
+    )
     demonstrations = draws = None
     if settings.shots > 0:
-        pool = source.pool(
+        pool = source.rows(
             fewshot_split,
-            keep=pool_fields(settings.prompt_format, include_evidence, row_hash),
-            columns=(*DEMONSTRATION_COLUMNS, *evidence), shape=DEMONSTRATION_SHAPE,
+            columns=(*DEMONSTRATION_COLUMNS, *evidence),
+            shape=lambda values: demonstration_fields(values, chars),
             **rows_options,
-        )  # fmt: skip
+        )
         draws = fewshot_draws(
             pool, eval_rows, settings.shots, settings.fewshot_seed, settings.prompt_format
         )
@@ -113,13 +105,12 @@ def triviaqa_data(
             sample.metadata[FEWSHOT_KEY] = drawn
         return sample
 
-    dataset = rows_dataset(
+    dataset = samples_dataset(
         eval_rows,
         build,
         name=f"trivia_qa_{config}_{eval_split}",
         num_examples=num_examples,
         unique_field="question_id",
-        release=eval_rows.release,
     )
     return TriviaQAData(dataset, demonstrations, config)
 
@@ -155,64 +146,36 @@ def evidence_text(record: Mapping[str, Any], max_chars: int) -> str:
     return EVIDENCE_TEMPLATE.format(evidence="\n".join(documents)[:max_chars])
 
 
-class QuestionShape:
-    """In the child: an evaluated row's id, question and answer (aliases, normalized
+def question_fields(values: dict[str, Any], evidence_chars: int | None) -> dict[str, Any]:
+    """What an evaluated row keeps: its id, question and answer (aliases, normalized
     aliases, type), and its evidence text when asked for."""
-
-    def __init__(self, loaded: LoadedSplit, request: RowsRequest) -> None:
-        self.evidence_chars: int | None = request.options.get("evidence_max_chars")
-        evidence = EVIDENCE_COLUMNS if self.evidence_chars is not None else ()
-        self.columns: Sequence[str] = (*QUESTION_COLUMNS, *evidence)
-
-    def record(self, row: int, values: dict[str, Any]) -> dict[str, Any]:
-        answer = values.get("answer")
-        if isinstance(answer, dict):
-            answer = {k: answer.get(k) for k in ("aliases", "normalized_aliases", "type")}
-        record = {name: values.get(name) for name in QUESTION_COLUMNS} | {"answer": answer}
-        if self.evidence_chars is not None:
-            record["evidence"] = evidence_text(values, self.evidence_chars)
-        return record
-
-    def header(self) -> dict[str, Any]:
-        return {}
+    answer = values.get("answer")
+    if isinstance(answer, dict):
+        answer = {k: answer.get(k) for k in ("aliases", "normalized_aliases", "type")}
+    record = {name: values.get(name) for name in QUESTION_COLUMNS} | {"answer": answer}
+    if evidence_chars is not None:
+        record["evidence"] = evidence_text(values, evidence_chars)
+    return record
 
 
-class DemonstrationShape:
-    """In the child: a few-shot row's question, its answer's value and first alias (None
-    when missing: checked when the row is drawn), and its evidence text when asked for."""
-
-    def __init__(self, loaded: LoadedSplit, request: RowsRequest) -> None:
-        self.evidence_chars: int | None = request.options.get("evidence_max_chars")
-        evidence = EVIDENCE_COLUMNS if self.evidence_chars is not None else ()
-        self.columns: Sequence[str] = (*DEMONSTRATION_COLUMNS, *evidence)
-
-    def record(self, row: int, values: dict[str, Any]) -> dict[str, Any]:
-        answer = values.get("answer")
-        aliases = answer.get("aliases") if isinstance(answer, dict) else None
-        record = {
-            "question": values.get("question"),
-            "value": answer.get("value") if isinstance(answer, dict) else None,
-            "aliases": aliases[:1] if isinstance(aliases, list) else aliases,
-        }
-        if self.evidence_chars is not None:
-            record["evidence"] = evidence_text(values, self.evidence_chars)
-        return record
-
-    def header(self) -> dict[str, Any]:
-        return {}
-
-
-def pool_fields(prompt_format: str, include_evidence: bool, row_hash: bool) -> tuple[str, ...]:
-    """The demonstration fields the few-shot pool keeps: what the format shows, and the
-    whole-row hash that ``IdenticalRows`` reads once."""
-    answer = "aliases" if PROMPT_FORMATS[prompt_format][1] == "first_alias" else "value"
-    evidence = ("evidence",) if include_evidence else ()
-    return ("question", answer, *evidence, *((ROW_HASH,) if row_hash else ()))
+def demonstration_fields(values: dict[str, Any], evidence_chars: int | None) -> dict[str, Any]:
+    """What a few-shot row keeps: its question, its answer's value and first alias (None when
+    missing: checked when the row is drawn), and its evidence text when asked for."""
+    answer = values.get("answer")
+    aliases = answer.get("aliases") if isinstance(answer, dict) else None
+    record = {
+        "question": values.get("question"),
+        "value": answer.get("value") if isinstance(answer, dict) else None,
+        "aliases": aliases[:1] if isinstance(aliases, list) else aliases,
+    }
+    if evidence_chars is not None:
+        record["evidence"] = evidence_text(values, evidence_chars)
+    return record
 
 
 def fewshot_draws(
-    fewshot_rows: PreparedColumns,
-    eval_rows: PreparedRows,
+    fewshot_rows: Rows,
+    eval_rows: Rows,
     shots: int,
     seed: int,
     prompt_format: str,

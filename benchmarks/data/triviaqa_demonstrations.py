@@ -11,11 +11,11 @@ block is ``block_template`` of ``benchmarks/solvers/triviaqa.py``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from benchmarks.data.records import field, field_problem, string_list
-from benchmarks.data.rows import PreparedColumns
+from benchmarks.data.rows import ROW_ERROR, Rows
 from benchmarks.runtime.errors import DataError
 
 # prompt_format -> (block template, demonstration answer field); the draw
@@ -33,19 +33,20 @@ class TriviaQADemonstrations(Mapping[int, dict[str, str]]):
     """The few-shot split's rows as demonstrations: ``question``, ``answer`` (the value,
     or the first alias) and, with evidence, ``evidence``; checked when read."""
 
-    def __init__(self, rows: PreparedColumns, prompt_format: str, include_evidence: bool) -> None:
+    def __init__(self, rows: Rows, prompt_format: str, include_evidence: bool) -> None:
         self.rows = rows
         self.first_alias = PROMPT_FORMATS[prompt_format][1] == "first_alias"
         self.include_evidence = include_evidence
-        # Rows a demonstration cannot be made of, found in one pass over the columns (a
-        # fraction of checking each drawn row); reading one raises its error.
-        answers = rows.columns["aliases" if self.first_alias else "value"]
-        readable = _alias_lists if self.first_alias else _strings
-        self.unusable = (
-            set(rows.errors)
-            | _positions_not(_strings, rows.columns["question"])
-            | _positions_not(readable, answers)
-        )
+        # Rows a demonstration cannot be made of, found in one pass (a fraction of checking
+        # each drawn row); reading one raises its error.
+        answer, usable = ("aliases", _alias_list) if self.first_alias else ("value", _string)
+        self.unusable = {
+            row
+            for row, record in enumerate(rows.records)
+            if ROW_ERROR in record
+            or not isinstance(record.get("question"), str)
+            or not usable(record.get(answer))
+        }
 
     def check(self, indices: Iterable[int]) -> None:
         """Raise the error of the first of ``indices`` no demonstration can be made of."""
@@ -75,16 +76,9 @@ class TriviaQADemonstrations(Mapping[int, dict[str, str]]):
         return demonstration
 
 
-def _strings(values: list[Any]) -> list[bool]:
-    return [isinstance(value, str) for value in values]
+def _string(value: Any) -> bool:
+    return isinstance(value, str)
 
 
-def _alias_lists(values: list[Any]) -> list[bool]:
-    return [
-        isinstance(value, list) and bool(value) and all(isinstance(a, str) for a in value)
-        for value in values
-    ]
-
-
-def _positions_not(test: Callable[[list[Any]], list[bool]], values: list[Any]) -> set[int]:
-    return {position for position, ok in enumerate(test(values)) if not ok}
+def _alias_list(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(a, str) for a in value)

@@ -1,18 +1,24 @@
 """Winogrande's data: the pinned Hub dataset, the columns a question needs, a row as a
-sample, and the offline models' rules (the bundled questions the oracle answers, the
-prompts the random model answers with a letter)."""
+sample, the train split's rows as demonstrations (drawn while the dataset is loaded:
+``SeededDraws``, or ``ShuffledHeadDraws`` under ``fewshot_draw=hf_shuffle``), and the
+offline models' rules (the bundled questions the oracle answers, the prompts the random
+model answers with a letter)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from inspect_ai.dataset import Sample
+from inspect_ai.dataset import MemoryDataset, Sample
 
-from benchmarks.data.records import field
+from benchmarks.data.fewshot_draws import FEWSHOT_KEY, SeededDraws, ShuffledHeadDraws
+from benchmarks.data.records import field, field_problem
+from benchmarks.data.rows import Rows
 from benchmarks.data.samples import jsonl_records
-from benchmarks.data.source import HubDataset
+from benchmarks.data.source import DataSource, HubDataset, samples_dataset
+from benchmarks.profiles.winogrande import FewshotDraw, WinograndeProfile
+from benchmarks.runtime.errors import DataError
 from benchmarks.spec import KnownQuestion
 
 DATASET = HubDataset(
@@ -26,6 +32,41 @@ ANSWER_LETTERS = {"1": "A", "2": "B"}
 # "... where LETTER is one of A,B." in evalscope's template and in Inspect's
 # multiple_choice() template (prompt_format=inspect_evals)
 LETTERS_OFFERED = re.compile(r"is one of ((?:[A-Z],)*[A-Z])\.")
+FEWSHOT_SPLIT = "train"
+DRAWS: dict[str, type[SeededDraws]] = {"per_question": SeededDraws, "hf_shuffle": ShuffledHeadDraws}
+
+
+def winogrande_dataset(
+    source: DataSource,
+    settings: WinograndeProfile,
+    config: str,
+    eval_split: str,
+    num_examples: int | None,
+) -> tuple[MemoryDataset, WinograndeDemonstrations | None]:
+    """The questions of ``eval_split`` (``<split>_<row>``), each with the demonstrations
+    drawn for it (if any), and the pool they come from."""
+    request: dict[str, Any] = {"columns": COLUMNS, "config": config, "single_file_split": eval_split}
+    demonstrations = None
+    if settings.shots > 0:
+        pool = source.rows(FEWSHOT_SPLIT, **request)
+        demonstrations = WinograndeDemonstrations(
+            pool, settings.shots, settings.fewshot_seed, settings.fewshot_draw
+        )
+
+    def build(row: int, record: dict[str, Any]) -> Sample:
+        sample = record_to_sample(record, sample_id=f"{eval_split}_{row}")
+        if demonstrations is not None:
+            assert sample.metadata is not None
+            sample.metadata[FEWSHOT_KEY] = demonstrations.drawn(row)
+        return sample
+
+    dataset = samples_dataset(
+        source.rows(eval_split, **request),
+        build,
+        name=f"{config}_{eval_split}",
+        num_examples=num_examples,
+    )
+    return dataset, demonstrations
 
 
 def record_to_sample(record: dict[str, Any], sample_id: str) -> Sample:
@@ -78,3 +119,36 @@ def _non_empty_string(record: dict[str, Any], name: str) -> str:
     if not value.strip():
         raise ValueError(f"field {name!r} is empty")
     return value
+
+
+class WinograndeDemonstrations(Mapping[int, dict[str, Any]]):
+    """The train split's rows as demonstrations (``question``, ``choices``, ``answer``),
+    and the draw of each evaluated question (``draw``: a rule of ``DRAWS``)."""
+
+    def __init__(
+        self, rows: Rows, shots: int, seed: int, draw: FewshotDraw = "per_question"
+    ) -> None:
+        self.rows = rows
+        self.draws = DRAWS[draw](len(rows), shots, seed, where=f"winogrande: {rows.where}")
+
+    def drawn(self, position: int) -> list[int]:
+        """The demonstrations of the question at ``position``, each read and checked."""
+        indices = self.draws.for_question(position)
+        for index in indices:
+            self[index]
+        return indices
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self.rows)))
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        try:
+            sentence, options, letter = read_question(self.rows.record(index))
+        except (KeyError, TypeError, ValueError) as ex:
+            if isinstance(ex, DataError):
+                raise
+            raise DataError(f"{self.rows.at(index)}: {field_problem(ex)}") from ex
+        return {"question": sentence, "choices": options, "answer": letter}

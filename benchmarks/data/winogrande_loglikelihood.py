@@ -26,9 +26,8 @@ from benchmarks.data.fewshot_draws import (
     LmEvalDraws,
 )
 from benchmarks.data.records import REQUESTS_KEY, field_problem
-from benchmarks.data.rows import PreparedColumns, PreparedRows
-from benchmarks.data.rows_request import ROW_HASH
-from benchmarks.data.source import DataSource, rows_dataset
+from benchmarks.data.rows import Rows
+from benchmarks.data.source import DataSource, samples_dataset
 from benchmarks.runtime.errors import DataError
 
 
@@ -56,9 +55,7 @@ def option_requests(record: Mapping[str, Any], prefix: str) -> list[list[str]]:
 class LoglikelihoodDemonstrations(Mapping[int, str]):
     """The train rows as solved sentences, drawn as lm-evaluation-harness draws them."""
 
-    def __init__(
-        self, pool: PreparedColumns, eval_rows: PreparedRows, shots: int, seed: int
-    ) -> None:
+    def __init__(self, pool: Rows, eval_rows: Rows, shots: int, seed: int) -> None:
         self.pool = pool
         copies = IdenticalRows(eval_rows, pool)
         self.draws = LmEvalDraws(len(pool), shots, seed, copies, where=f"winogrande: {pool.where}")
@@ -99,7 +96,7 @@ def loglikelihood_dataset(
     eval_rows = source.rows(eval_split, **request, row_hash=shots > 0)
     demonstrations = None
     if shots > 0:
-        pool = source.pool("train", keep=(*request["columns"], ROW_HASH), **request, row_hash=True)
+        pool = source.rows("train", **request, row_hash=True)
         demonstrations = LoglikelihoodDemonstrations(pool, eval_rows, shots, fewshot_seed)
 
     def build(row: int, record: dict[str, Any]) -> Sample:
@@ -110,6 +107,6 @@ def loglikelihood_dataset(
         sample.metadata[REQUESTS_KEY] = option_requests(record, prefix)
         return sample
 
-    return rows_dataset(
+    return samples_dataset(
         eval_rows, build, name=f"{request['config']}_{eval_split}", num_examples=num_examples
     )

@@ -23,8 +23,8 @@ from typing import Any, Literal, TypeVar, get_args, get_type_hints
 from inspect_ai import Task
 from inspect_ai.model import GenerateConfig
 
-from benchmarks.runtime.recorded_arguments import record_recorded_arguments
-from benchmarks.runtime.task_parameters import fail
+from benchmarks.runtime.task_parameters import Shard, fail
+from benchmarks.runtime.task_record import BenchmarkTask
 
 P = TypeVar("P", bound="Profile")
 T = TypeVar("T")
@@ -38,9 +38,9 @@ HELP = "help"
 
 def switch(default: T, help: str) -> T:
     """A profile field that is also a task parameter (a switch): its default and its help
-    text, which the task's docstring, the docs page's parameter table and the README's
-    list of switches are made from (``benchmarks.profiles.switch_docs``). Its type is the
-    field's; the task's parameter is ``Annotated[<type> | None, ...] = None``."""
+    text, which the docs page's parameter table and the README's list of switches are made
+    from (``python -m tests.parameter_tables``). Its type is the field's; the task's
+    parameter is ``Annotated[<type> | None, ...] = None``."""
     made: T = field(default=default, metadata={HELP: help})
     return made
 
@@ -94,15 +94,24 @@ class Profile:
             f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in skip
         }
 
-    def recorded_in(self, task: Task) -> Task:
-        """``task``, whose log records each switch's value as it ran in the task's arguments
-        (the viewer's header; ``benchmarks.runtime.recorded_arguments``)."""
-        return record_recorded_arguments(task, self.switches())
-
     def metadata(self) -> dict[str, Any]:
         """The profile's name and its switches as applied: the start of the task's
         metadata (the log's)."""
         return {"profile": self.name, **self.switches()}
+
+    def task(self, args: Any, **task: Any) -> Task:
+        """The task's ``Task``, made of ``task`` (``Task``'s arguments), that records what
+        ran: each switch as applied, in the log's task arguments (the viewer's header) and,
+        after the profile's name, at the start of its metadata; the profile's generation
+        settings unless ``config`` is given; and shard ``args.shard`` of the dataset."""
+        if args.shard is not None:
+            task["dataset"] = task["dataset"][Shard.parse(args.shard).rows]
+        return BenchmarkTask(
+            as_run=self.switches(),
+            metadata={**self.metadata(), **task.pop("metadata", {})},
+            config=task.pop("config", self.generate),
+            **task,
+        )
 
 
 def chosen_profile(profiles: Mapping[str, P], args: Any) -> P:

@@ -1,39 +1,30 @@
 """Registry names: ``benchmarks/<name>`` however the package is installed.
 
-Inspect prefixes the name of a task, scorer, metric or solver with its package
-only when it recognizes the
-package as installed: in site-packages, or as an editable install whose
+Inspect prefixes the name of a task, scorer, metric or solver with its package only when
+it recognizes the package as installed: in site-packages, or as an editable install whose
 distribution is named like the import package. This distribution is
-``inspect-reference-benchmarks`` and the import package ``benchmarks``, so an
-editable install (``pip install -e .``) is not recognized, and each registered
-object names itself ``benchmarks/<name>`` exactly when Inspect would not add
-the prefix (``inspect eval benchmarks/triviaqa`` and ``inspect score --scorer
-benchmarks/simpleqa_scorer`` then work in both kinds of install). A task file
-loaded by path (``inspect eval benchmarks/triviaqa.py``) keeps the bare name,
-which is what Inspect looks up in that file. (Log task names are
-``benchmarks/<name>`` in every case: each ``Task`` sets it.)
+``inspect-reference-benchmarks`` and the import package ``benchmarks``, so an editable
+install (``pip install -e .``) is not recognized, and each registered object names itself
+``benchmarks/<name>`` exactly when Inspect would not add the prefix (``inspect eval
+benchmarks/triviaqa`` then works in both kinds of install). A task file loaded by path
+(``inspect eval benchmarks/triviaqa.py``) keeps the bare name, which is what Inspect looks
+up in that file. (Log task names are ``benchmarks/<name>`` in every case: each ``Task``
+sets it.)
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from inspect_ai.scorer import Metric, metric
-from inspect_ai.util import registry_info
+from inspect_ai.util import RegistryInfo, registry_info
 
-# Inspect internals; without them (None), Inspect's own naming applies
-from benchmarks.runtime.inspect_private import (
-    _registry,
-    get_installed_package_name,
-    registry_key,
-)
+from benchmarks.runtime.inspect_private import get_installed_package_name, registry_add
 
 PACKAGE = "benchmarks"
-# The inspect commands that build and run tasks (their command lines are read for the
-# tasks and the --solver they name).
-EVAL_COMMANDS = ("eval", "eval-set")
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -42,25 +33,31 @@ P = ParamSpec("P")
 def namespaced(name: str, module_name: str) -> str:
     """The name for ``@task(name=...)`` (``@scorer``, ``@metric``, ``@solver``) of the
     object ``name`` defined in the module ``module_name``."""
-    if get_installed_package_name is None or not module_name.startswith(f"{PACKAGE}."):
-        return name  # a file loaded by path (or an Inspect without the internals)
+    if not module_name.startswith(f"{PACKAGE}."):
+        return name  # a file loaded by path
     if get_installed_package_name(sys.modules[module_name]) == PACKAGE:
         return name  # Inspect adds the "benchmarks/" itself
     return f"{PACKAGE}/{name}"
 
 
 def also_by_short_name(registered: T) -> T:
-    """Make a registered object findable by its short name too (a decorator).
+    """Register a scorer under its short name too (a decorator).
 
-    Logs record a scorer by its short name (``simpleqa_scorer``), and that is
-    what ``inspect score LOG`` looks up to rebuild it with the logged options;
-    Inspect finds an object of a package only by its full name
-    (``benchmarks/simpleqa_scorer``) unless it is registered under both.
+    Logs record a scorer by its short name (``simpleqa_scorer``), and that is what
+    ``inspect score LOG`` looks up to rebuild it with the logged options; Inspect finds an
+    object of a package only by its full name (``benchmarks/simpleqa_scorer``). The short
+    name is a second registered factory that makes the same scorer.
     """
-    if get_installed_package_name is None:
-        return registered
     info = registry_info(registered)
-    _registry.setdefault(registry_key(info.type, info.name.rsplit("/", 1)[-1]), registered)
+    short = info.name.rsplit("/", 1)[-1]
+    if short != info.name:
+        factory: Callable[..., Any] = registered  # type: ignore[assignment]
+
+        @functools.wraps(factory)
+        def by_short_name(*args: Any, **kwargs: Any) -> Any:
+            return factory(*args, **kwargs)
+
+        registry_add(by_short_name, RegistryInfo(type=info.type, name=short, metadata=info.metadata))
     return registered
 
 

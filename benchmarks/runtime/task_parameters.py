@@ -24,6 +24,7 @@ from __future__ import annotations
 import difflib
 import inspect
 import os
+import re
 import types
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -31,8 +32,6 @@ from typing import Annotated, Any, Literal, NoReturn, Union, get_args, get_origi
 
 from benchmarks.runtime.errors import TaskParameterError
 from benchmarks.runtime.inspect_private import active_generate_config
-from benchmarks.runtime.run_settings import show_resolved_settings
-from benchmarks.runtime.run_warnings import warn_when_no_sample_runs
 
 # YAML reads null, Null, NULL and ~ as None; Python users type None.
 NONE_SPELLINGS = frozenset({"None", "none"})
@@ -91,9 +90,8 @@ def task_arguments(
     renamed_values: Mapping[tuple[str, str], str] | None = None,
 ) -> Any:
     """The task's parameter values, each checked against its annotation (an ``Arguments``;
-    null spelled as text is None there). Called first thing in a task, it also subscribes
-    the hooks every run of these tasks has (the resolved settings printed at its end, the
-    warning when no sample runs).
+    null spelled as text is None there), checked first thing in a task, before any data or
+    model, with the run options that cannot work together.
 
     Args:
         function: The task function (as decorated: it is unwrapped).
@@ -126,8 +124,6 @@ def task_arguments(
             f"unknown parameter {name!r}; {hint}the parameters are {', '.join(checked)}.",
         )
     refuse_unfit_run_options(task)
-    warn_when_no_sample_runs()
-    show_resolved_settings()
     return Arguments(task_name=task, **checked)
 
 
@@ -276,3 +272,51 @@ def _is_file_mapping(value: Any) -> bool:
     return isinstance(value, Mapping) and all(
         isinstance(key, str) and isinstance(path, (str, os.PathLike)) for key, path in value.items()
     )
+
+
+# The task argument that names a shard (the merge drops it from the merged log's).
+SHARD_ARGUMENT = "shard"
+SHARD_TEXT = re.compile(r"(\d+)/(\d+)")
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Shard ``index`` of ``count``: every ``count``-th question from the ``index``-th
+    (0-based), of the questions the run evaluates (after ``num_examples``). A shard's samples
+    are the unsharded run's own (the same ids, draws, prompts and scores); striding rather
+    than cutting blocks keeps the shards the same size within one question and mixes the
+    costlier questions (long prompts, images) evenly over them. ``python -m
+    benchmarks.shards merge`` joins the shards' logs into the whole run's (docs/scaling.md).
+    """
+
+    index: int
+    count: int
+
+    @classmethod
+    def parse(cls, text: object) -> Shard:
+        """``"i/n"`` with 0 <= i < n (the ValueError says what is wrong)."""
+        match = SHARD_TEXT.fullmatch(text) if isinstance(text, str) else None
+        if match is None:
+            raise ValueError(f"must be written i/n (shard i of n, from 0), got {text!r}.")
+        shard = cls(int(match.group(1)), int(match.group(2)))
+        if shard.count < 1 or shard.index >= shard.count:
+            raise ValueError(
+                f"must be i/n with 0 <= i < n (shards are counted from 0), got {text!r}."
+            )
+        return shard
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+    def size(self, total: int) -> int:
+        """How many of ``total`` questions this shard evaluates."""
+        return len(range(self.index, total, self.count))
+
+    @property
+    def rows(self) -> slice:
+        """The shard's positions among the questions (``dataset[shard.rows]``)."""
+        return slice(self.index, None, self.count)
+
+
+# The parameter every task declares: ``shard: ShardParameter = None``.
+ShardParameter = Annotated[str | None, Parsed(Shard.parse), NoneMeans("every question")]

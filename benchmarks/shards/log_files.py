@@ -15,7 +15,7 @@ from datetime import datetime
 
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from benchmarks.data.shards import SHARD_ARGUMENT, Shard
+from benchmarks.runtime.task_parameters import SHARD_ARGUMENT, Shard
 from benchmarks.runtime.errors import UserInputError
 
 LOG_SUFFIXES = (".eval", ".json")

@@ -38,12 +38,28 @@ from inspect_ai.log import (
 )
 from inspect_ai.model import ModelUsage
 
-from benchmarks.data.shards import SHARD_ARGUMENT, Shard
-from benchmarks.runtime.inspect_private import GENERATE_CONFIG_FIELDS_TO_EXCLUDE
+from benchmarks.runtime.task_parameters import SHARD_ARGUMENT, Shard
 from benchmarks.shards.log_files import FoundLog, LogError, file_size, found_logs
 
 # The run options that change what a sample may do, so shards must share them.
 LIMITS = ("message_limit", "token_limit", "time_limit", "working_limit", "cost_limit")
+# The generation settings that say how requests were sent (timeouts, retries, connections,
+# batching, caching), not what was asked: shards run on other machines may set them apart.
+# Inspect's eval sets leave the same ones out of a task's identity (inspect_ai 0.3.285,
+# _eval/evalset.py); a field not listed here makes shards that differ in it refused.
+HOW_REQUESTS_WERE_SENT = frozenset(
+    {
+        "adaptive_connections",
+        "attempt_timeout",
+        "batch",
+        "cache",
+        "cache_prompt",
+        "max_connections",
+        "max_retries",
+        "stream_idle_timeout",
+        "timeout",
+    }
+)
 
 
 @dataclass
@@ -79,7 +95,7 @@ def run_identity(log: FoundLog) -> dict[str, Any]:
         "model arguments": spec.model_args,
         "model roles": {k: str(v) for k, v in (spec.model_roles or {}).items()},
         "generation settings": {
-            k: v for k, v in config.items() if k not in GENERATE_CONFIG_FIELDS_TO_EXCLUDE
+            k: v for k, v in config.items() if k not in HOW_REQUESTS_WERE_SENT
         },
         "limits": {name: getattr(spec.config, name, None) for name in LIMITS},
         "data": {"dataset": spec.dataset.name, **(spec.metadata or {})},

@@ -1,10 +1,9 @@
 """The messages a task's solvers build for a sample, without calling a model.
 
 A sample holds what the data holds (the question, choices, image, target);
-the task's solver chain builds the prompt. ``prompt_messages(task, sample)``
-runs that chain on the sample, as Inspect starts it, up to the first
-``generate`` and returns the messages that would be sent (in a notebook too,
-whose event loop is running):
+the task's setup and solver chain build the prompt. ``prompt_messages(task, sample)``
+runs them on the sample, as Inspect starts it, up to the first ``generate`` and returns
+the messages that would be sent (in a notebook too, whose event loop is running):
 
     from benchmarks.solvers.prompt_preview import prompt_messages
     from benchmarks.triviaqa import triviaqa
@@ -17,13 +16,14 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
+from copy import deepcopy
 from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.dataset import Sample
-from inspect_ai.model import ChatMessage, ModelName
+from inspect_ai.model import ChatMessage, ChatMessageUser, ModelName
 from inspect_ai.scorer import Target
-from inspect_ai.solver import TaskState
+from inspect_ai.solver import Solver, TaskState
 
 
 class _Generated(Exception):
@@ -35,9 +35,7 @@ class _Generated(Exception):
 
 
 def prompt_messages(task: Task, sample: Sample, model: str = "mockllm/model") -> list[ChatMessage]:
-    """The messages of ``sample`` when ``task``'s solvers first call ``generate``."""
-    from benchmarks.runtime.inspect_private import sample_messages
-
+    """The messages of ``sample`` when ``task``'s setup and solvers first call ``generate``."""
     state = TaskState(
         model=ModelName(model),
         sample_id=sample.id if sample.id is not None else 0,
@@ -54,7 +52,8 @@ def prompt_messages(task: Task, sample: Sample, model: str = "mockllm/model") ->
 
     async def run() -> list[ChatMessage]:
         try:
-            await task.solver(state, generate)  # type: ignore[arg-type]
+            for step in [*steps(task.setup), *steps(task.solver)]:
+                await step(state, generate)  # type: ignore[arg-type]
         except _Generated as reached:
             return reached.messages
         raise ValueError(f"the solvers of task {task.name!r} never call generate")
@@ -66,6 +65,24 @@ def prompt_messages(task: Task, sample: Sample, model: str = "mockllm/model") ->
     # a running loop (a notebook): run the chain on a loop of its own, in a thread
     with ThreadPoolExecutor(max_workers=1) as thread:
         return thread.submit(asyncio.run, run()).result()
+
+
+def sample_messages(sample: Sample) -> list[ChatMessage]:
+    """The messages Inspect starts a sample with: a text input as a user message, each
+    marked as the input."""
+    if isinstance(sample.input, str):
+        return [ChatMessageUser(content=sample.input, source="input")]
+    messages = deepcopy(sample.input)
+    for message in messages:
+        message.source = "input"
+    return messages
+
+
+def steps(solver: Solver | list[Solver] | None) -> list[Solver]:
+    """A task's setup or solver as the steps Inspect runs (a chain is iterable)."""
+    if solver is None:
+        return []
+    return list(solver) if isinstance(solver, list) or hasattr(solver, "__iter__") else [solver]
 
 
 def prompt_text(task: Task, sample: Sample) -> str | list[ChatMessage]:

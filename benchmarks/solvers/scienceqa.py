@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from inspect_ai.solver import Solver
 
-from benchmarks.data.replaced_solver import prompt_of
 from benchmarks.profiles.scienceqa import PromptFormat
 from benchmarks.solvers.mcq import mcq_prompt
 
@@ -37,5 +36,4 @@ PROMPT_TEMPLATES = {
 def scienceqa_prompt(prompt_format: PromptFormat = "question_options") -> Solver:
     """The ScienceQA question of ``prompt_format``, the image (if any) before the text."""
     template, option_line = PROMPT_TEMPLATES[prompt_format]
-    step = mcq_prompt(template, option_line, context_template=CONTEXT_TEMPLATE, image_first=True)
-    return prompt_of(step, __name__)
+    return mcq_prompt(template, option_line, context_template=CONTEXT_TEMPLATE, image_first=True)

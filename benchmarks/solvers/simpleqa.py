@@ -3,27 +3,25 @@ the question, bare as simple-evals sends it or put into the task's ``answer_prom
 
 from __future__ import annotations
 
-from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, system_message
+from inspect_ai.solver import Generate, Solver, TaskState, solver, system_message
 
-from benchmarks.data.replaced_solver import prompt_of
 from benchmarks.runtime.registry_names import namespaced
-from benchmarks.solvers.prompted import prompt_then_generate
 
 # simpleqa_eval.py packs the bare question as the only user message.
 ANSWER_TEMPLATE = "{question}"
 ANSWER_PROMPT_FIELDS = frozenset({"question"})
 
 
-def candidate_solver(answer_prompt: str, system: str | None) -> Solver:
-    """The solver of the model under test: ``system`` as the system message (None:
-    none), the question through ``answer_prompt`` (unless it is the bare question),
-    then the model's reply, in one step (``solvers/prompted.py``)."""
+def answer_prompts(answer_prompt: str, system: str | None) -> list[Solver] | None:
+    """What the model under test gets before its reply (the task's setup): ``system`` as
+    the system message (None: none), the question through ``answer_prompt`` (unless it is
+    the bare question); None when it gets the bare question alone."""
     prompts: list[Solver] = []
     if system is not None:
         prompts.append(system_message(system))
     if answer_prompt != ANSWER_TEMPLATE:
-        prompts.append(prompt_of(answer_template(answer_prompt), __name__))
-    return prompt_then_generate(prompts, generate()) if prompts else generate()
+        prompts.append(answer_template(answer_prompt))
+    return prompts or None
 
 
 @solver(name=namespaced("answer_template", __name__))

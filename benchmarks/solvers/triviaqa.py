@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from inspect_ai.solver import Solver
 
-from benchmarks.data.replaced_solver import prompt_of
 from benchmarks.data.triviaqa_demonstrations import PROMPT_FORMATS
 from benchmarks.solvers.fewshot import Demonstrations, fewshot_prompt
 
@@ -32,5 +31,4 @@ def triviaqa_prompt(
     seed: int,
 ) -> Solver:
     """The question in ``template``, after the demonstrations drawn for it."""
-    step = fewshot_prompt(demonstrations, template, multiturn=multiturn, shots=shots, seed=seed)
-    return prompt_of(step, __name__)
+    return fewshot_prompt(demonstrations, template, multiturn=multiturn, shots=shots, seed=seed)

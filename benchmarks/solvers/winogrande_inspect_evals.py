@@ -21,6 +21,7 @@ profile the same five for every question: ``ShuffledHeadDraws``), as ``mcq_promp
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -28,7 +29,6 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from benchmarks.data.records import option_letters
-from benchmarks.runtime.inspect_private import format_template
 from benchmarks.runtime.registry_names import namespaced
 from benchmarks.solvers.fewshot import DemonstrationDraw, replace_user_message
 from benchmarks.solvers.mcq import render_options
@@ -75,7 +75,15 @@ def system_text(demonstrations: Sequence[Mapping[str, Any]]) -> str:
     )
     # inspect_evals formats its template, then Inspect's system_message() formats the result
     # again with the sample's metadata and store (none there): the same two steps here
-    return format_template(SYSTEM_TEMPLATE.format(examples=examples), {})
+    return KeepingPlaceholders().format(SYSTEM_TEMPLATE.format(examples=examples))
+
+
+class KeepingPlaceholders(string.Formatter):
+    """Formats as Inspect's ``system_message()`` does with no fields to fill: each
+    placeholder is kept as it is written (``{x}``), ``{{`` becomes ``{``."""
+
+    def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
+        return "{" + field_name + "}", field_name
 
 
 @solver(name=namespaced("inspect_evals_winogrande_prompt", __name__))

@@ -14,7 +14,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from benchmarks.data.split_reader import DataFiles
+from benchmarks.data.rows import DataFiles
 from benchmarks.runtime.task_parameters import fail
 
 DATA_SUFFIXES = (".jsonl", ".csv", ".parquet")

@@ -1,0 +1,133 @@
+"""What a run of one of these tasks records of itself: each switch as it ran, in the log's
+task arguments (the viewer's CONFIG header) and its metadata, and at its end one line
+naming them.
+
+Inspect records ``eval.task_args`` (the viewer's header, the exported run configuration)
+from what the ``@task`` decorator attaches to the ``Task`` after the task function returns:
+the call's arguments with the signature's defaults. A switch's default is None, "the
+profile's", so the header would show nulls for what ran. ``BenchmarkTask`` is a ``Task``
+that takes the values that ran and records them in place of the call's as the decorator
+attaches them. Inspect matches runs (``eval-set`` resume, ``eval-retry``) on
+``eval.task_args_passed``, what the call passed, which is left as it is.
+
+When a run of one of these tasks ends, a hook prints its settings (the profile and each
+switch as applied) above Inspect's summary, and warns when no sample ran (``--limit 0``, a
+``--sample-id`` that matches none): Inspect ends such a run in success, saying nothing. The
+hook is registered when the first such task is built, so runs of other packages' tasks
+never see it.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from inspect_ai import Task
+from inspect_ai.hooks import Hooks, TaskEnd, hooks
+from inspect_ai.log import EvalSpec
+from inspect_ai.util import EarlyStop
+
+from benchmarks.runtime.inspect_private import TASK_ALL_PARAMS_ATTR
+from benchmarks.runtime.registry_names import PACKAGE
+
+logger = logging.getLogger(__name__)
+# Recorded in the task arguments too, but the data: Inspect's summary names the dataset.
+DATA_ARGUMENTS = frozenset({"data_files", "dataset_path"})
+
+
+class BenchmarkTask(Task):
+    """A ``Task`` whose log records ``as_run``'s value for each argument it names (the
+    others as called)."""
+
+    def __init__(self, *, as_run: Mapping[str, Any], **task: Any) -> None:
+        self._as_run = dict(as_run)
+        super().__init__(**task)
+        subscribe_run_end()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == TASK_ALL_PARAMS_ATTR and isinstance(value, dict):
+            value = {key: self._as_run.get(key, given) for key, given in value.items()}
+        super().__setattr__(name, value)
+
+
+def resolved_settings(task_args: Mapping[str, Any], metadata: Mapping[str, Any] | None) -> str:
+    """``name: value, ...`` of each task argument the task recorded in its metadata (the
+    profile and every switch as applied), in the task's parameter order."""
+    applied = metadata or {}
+    return ", ".join(
+        f"{name}: {one_line(applied[name])}"
+        for name in task_args
+        if name in applied and name not in DATA_ARGUMENTS
+    )
+
+
+def one_line(value: Any) -> str:
+    """``value`` as text on one line: control characters (a stop sequence's ``\\n``) escaped."""
+    text = str(value)
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+def no_sample_warning(task: str, limit: object, sample_id: object) -> str:
+    if limit == 0:
+        reason = "--limit 0 selects none"
+    elif sample_id is not None:
+        reason = f"--sample-id {sample_id} matches none"
+    else:
+        reason = "the selection (--limit, --sample-id, the data) holds none"
+    return f"{task}: no sample was evaluated ({reason}), so no metric is reported."
+
+
+class RunEnd(Hooks):
+    async def on_task_end(self, data: TaskEnd) -> None:
+        log = data.log
+        if not log.eval.task.startswith(f"{PACKAGE}/"):
+            return
+        settings = resolved_settings(log.eval.task_args, log.eval.metadata)
+        if settings:
+            print(f"{log.eval.task} settings: {settings}", file=sys.stderr)
+        if log.status == "success" and (log.results is None or log.results.total_samples == 0):
+            config = log.eval.config
+            logger.warning(no_sample_warning(log.eval.task, config.limit, config.sample_id))
+
+
+_subscribed: list[bool] = []
+
+
+def subscribe_run_end() -> None:
+    """Register the run-end hook, once a process."""
+    if not _subscribed:
+        hooks(name=f"{PACKAGE}/run_end", description=__doc__.splitlines()[0])(RunEnd)
+        _subscribed.append(True)
+
+
+class OwnSolverOnly:
+    """A task's early stopping (Inspect's public ``EarlyStopping``) that refuses a run whose
+    solver replaces the task's own (``--solver``, ``eval(solver=...)``; Inspect records its
+    name in the run's spec): before any sample, with one line, no sample runs and no request
+    is sent. For a task whose scorer reads what only its own solver computes (log-likelihood
+    scores); ``refusal(solver)`` is that line."""
+
+    def __init__(self, refusal: Callable[[str], str]) -> None:
+        self.refusal = refusal
+        self.refused: str | None = None
+
+    async def start_task(self, task: EvalSpec, samples: list[Any], epochs: int) -> str:
+        self.refused = None if task.solver is None else self.refusal(task.solver)
+        if self.refused is not None:
+            print(self.refused, file=sys.stderr)
+        return f"{PACKAGE}/own_solver_only"
+
+    async def schedule_sample(self, id: str | int, epoch: int) -> EarlyStop | None:
+        if self.refused is None:
+            return None
+        return EarlyStop(id=id, epoch=epoch, reason=self.refused)
+
+    async def complete_sample(self, id: str | int, epoch: int, scores: Any) -> None:
+        return None
+
+    async def complete_task(self) -> dict[str, Any]:
+        return {} if self.refused is None else {"refused": self.refused}
