@@ -38,13 +38,13 @@ from typing import Annotated, Any, Literal
 from inspect_ai import Task, task
 
 from benchmarks.data import download
+from benchmarks.data.rows import DataFiles
 from benchmarks.data.simpleqa import (
     DATASET_URL,
     oracle_questions,
     record_to_sample,
     simpleqa_dataset,
 )
-from benchmarks.data.rows import DataFiles
 from benchmarks.profiles import PROFILE_SENTINEL, chosen_profile
 from benchmarks.profiles.simpleqa import (
     SIMPLEQA_PROFILES,

@@ -30,6 +30,7 @@ from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
 
+from benchmarks.data.rows import DataFiles
 from benchmarks.data.simpleqa_verified import (
     COLUMNS,
     DATASET,
@@ -38,7 +39,6 @@ from benchmarks.data.simpleqa_verified import (
     oracle_questions,
     record_to_sample,
 )
-from benchmarks.data.rows import DataFiles
 from benchmarks.data.source import DataSource, samples_dataset
 from benchmarks.profiles import PROFILE_SENTINEL, chosen_profile
 from benchmarks.profiles.simpleqa_verified import (

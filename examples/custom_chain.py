@@ -1,52 +1,37 @@
 """Change a benchmark's solver chain, and reuse its prompt solvers in a task of your own.
 
-A benchmark's samples hold the question (its choices, image and target); its
-solvers build the prompt. So the chain can be extended or replaced:
+A benchmark's samples hold the question (its choices, image and target); its prompt step
+builds the prompt, as the task's ``setup``, which Inspect runs even when a solver replaces
+the task's own (``--solver``, ``eval(solver=...)``). So a chain given in its place runs on
+the benchmark's own prompt, demonstrations and images included:
 
-    # Winogrande's evalscope prompt, then Inspect's chain-of-thought instruction
-    # (0-shot: a solver given on the command line has no few-shot pool, so with
-    # -T shots=3 the command stops before any sample runs and names the task below;
-    # on another benchmark it stops too: its prompt is Winogrande's)
-    inspect eval benchmarks/winogrande --solver examples/custom_chain.py@winogrande_cot \
+    # Winogrande's prompt (here with 3 demonstrations), then Inspect's chain-of-thought
+    # instruction, then the reply; the scorer still reads the last ANSWER: X
+    inspect eval benchmarks/winogrande -T shots=3 --solver examples/custom_chain.py@cot \
         --model openai/gpt-4o-mini
-
-    # the same as a task of its own, which keeps the task's own prompt step, so
-    # its demonstrations too (task arguments pass through to winogrande)
-    inspect eval examples/custom_chain.py@winogrande_cot_task -T shots=3 --model openai/gpt-4o-mini
 
     # the few-shot solver in a task that has nothing to do with this package
     inspect eval examples/custom_chain.py@capitals --model openai/gpt-4o-mini
+
+(A log-likelihood profile scores with its own step, which no other solver can take the
+place of: such a run is refused before any request.)
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from inspect_ai import Task, task, task_with
+from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 from inspect_ai.scorer import includes
 from inspect_ai.solver import Solver, chain, chain_of_thought, generate, solver
 
 from benchmarks.solvers.fewshot import fewshot_prompt
-from benchmarks.solvers.prompted import prompt_solvers
-from benchmarks.winogrande import winogrande, winogrande_prompt
 
 
 @solver
-def winogrande_cot() -> Solver:
-    """Winogrande's prompt, then a request to reason step by step before the answer
-    (Inspect's ``chain_of_thought``, which keeps the ``ANSWER: X`` form the scorer reads).
-    Zero-shot: a sample that names demonstrations is an error here."""
-    return chain(winogrande_prompt(), chain_of_thought(), generate())
-
-
-@task
-def winogrande_cot_task(**task_args: Any) -> Task:
-    """Winogrande (any of its task arguments) with a chain-of-thought step after its own
-    prompt step (which holds the task's few-shot pool)."""
-    benchmark = winogrande(**task_args)
-    prompt = prompt_solvers(benchmark.solver)  # its one step: the prompt, then generate()
-    return task_with(benchmark, solver=chain(*prompt, chain_of_thought(), generate()))
+def cot() -> Solver:
+    """A request to reason step by step before the answer (Inspect's ``chain_of_thought``,
+    which keeps the ``ANSWER: X`` form the letter scorers read), then the reply."""
+    return chain(chain_of_thought(), generate())
 
 
 # (country, capital): four demonstrations, then the questions
@@ -67,9 +52,7 @@ def capitals(shots: int = 3) -> Task:
     demonstrations = [{"question": c, "answer": a} for c, a in CAPITALS[:4]]
     return Task(
         dataset=[Sample(id=c, input=c, target=a) for c, a in CAPITALS[4:]],
-        solver=[
-            fewshot_prompt(demonstrations, "What is the capital of {question}?", shots=shots),
-            generate(),
-        ],
+        setup=fewshot_prompt(demonstrations, "What is the capital of {question}?", shots=shots),
+        solver=generate(),
         scorer=includes(),
     )

@@ -10,6 +10,3 @@ os.environ.setdefault("INSPECT_DISPLAY", "none")
 # ScienceQA's image cache (and any other download cache) in a folder of this
 # run, never the user's; child processes inherit it.
 os.environ.setdefault("INSPECT_BENCHMARKS_CACHE", tempfile.mkdtemp(prefix="benchmarks-cache-"))
-# Rows are prepared in the test process (the child process's code, without the child):
-# the suite reads hundreds of small files. tests/test_prepared_rows.py also runs the child.
-os.environ.setdefault("INSPECT_BENCHMARKS_PREPARE", "inprocess")

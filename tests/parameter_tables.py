@@ -1,6 +1,6 @@
 """The switches' rows of each docs page's parameter table and the README's list of switches,
 made from the switches' declarations (the profile dataclasses' ``switch`` fields, see
-benchmarks/profiles/switch_docs.py).
+benchmarks/profiles/__init__.py).
 
 ``python -m tests.parameter_tables`` prints them; ``--write`` puts them into the pages
 (each switch's row of ``docs/<name>.md``'s parameter table, the README's list between its
@@ -10,13 +10,16 @@ markers). tests/test_switches.py checks that the pages hold what the declaration
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import inspect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from benchmarks.catalog import specs
-from benchmarks.profiles.switch_docs import SwitchDoc, profile_help, switch_docs, value_text
+from benchmarks.profiles import HELP, Profile
 from benchmarks.spec import BenchmarkSpec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,6 +27,91 @@ README = ROOT / "README.md"
 START = "<!-- switches: made by python -m tests.parameter_tables -->"
 END = "<!-- /switches -->"
 TABLE_HEADER = "| parameter | default | meaning |"
+
+
+@dataclass(frozen=True)
+class SwitchDoc:
+    """One switch as documented.
+
+    Attributes:
+        name: The parameter's name.
+        help: What it does (``code`` in double backticks, as in a docstring).
+        task_default: The parameter's default (None, or "profile" where None means
+            something of its own): the profile's value.
+        value: Its value under the task's default profile.
+        others: (profile, value) for each profile that sets another value.
+    """
+
+    name: str
+    help: str
+    task_default: Any
+    value: Any
+    others: tuple[tuple[str, Any], ...]
+
+    def defaults(self, code: Callable[[str], str]) -> str:
+        """``the profile's: 0; inspect_evals_0.28.0: 5``, each value and name in ``code``
+        (the profiles that set the same other value together)."""
+        parts = [f"the profile's: {code(value_text(self.value))}"]
+        parts += [f"{', '.join(map(code, names))}: {code(value)}" for value, names in self.under()]
+        return "; ".join(parts)
+
+    def under(self) -> list[tuple[str, list[str]]]:
+        """(value as written, the profiles that set it) for each other value."""
+        profiles: dict[str, list[str]] = {}
+        for name, value in self.others:
+            profiles.setdefault(value_text(value), []).append(name)
+        return list(profiles.items())
+
+
+def value_text(value: Any) -> str:
+    """A value as the docs write it (``true``, ``"text"``, ``None``, ``0.5``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
+
+
+def switch_docs(task: Callable[..., Any], profiles: Mapping[str, Profile]) -> list[SwitchDoc]:
+    """The switches of ``task`` (its parameters that are fields of its profiles), in the
+    profile dataclass's order."""
+    parameters = inspect.signature(inspect.unwrap(task)).parameters
+    default_profile = profiles[parameters["profile"].default]
+    docs = []
+    for declared in dataclasses.fields(default_profile):
+        if HELP not in declared.metadata:
+            continue
+        value = getattr(default_profile, declared.name)
+        others = tuple(
+            (name, getattr(profile, declared.name))
+            for name, profile in profiles.items()
+            if getattr(profile, declared.name) != value
+        )
+        docs.append(
+            SwitchDoc(
+                declared.name,
+                declared.metadata[HELP],
+                parameters[declared.name].default,
+                value,
+                others,
+            )
+        )
+    return docs
+
+
+def profile_help(task: Callable[..., Any], profiles: Mapping[str, Profile]) -> str:
+    """The ``profile`` parameter's help, made from the profiles (``code`` in double
+    backticks): their names, the default first, and where they are declared."""
+    default = inspect.signature(inspect.unwrap(task)).parameters["profile"].default
+    names = [default, *(name for name in profiles if name != default)]
+    listed = ", ".join(f"``{name}``" for name in names[:-1])
+    listed = f"{listed} or ``{names[-1]}``" if listed else f"``{names[-1]}``"
+    module = type(profiles[default]).__module__.replace(".", "/")
+    return (
+        f"{listed}: the reference profiles (declared in ``{module}.py``, each described on the "
+        "benchmark's docs page); a switch whose default says \"the profile's\" takes the "
+        "profile's value unless given."
+    )
 
 
 def code(text: str) -> str:

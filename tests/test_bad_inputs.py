@@ -29,7 +29,7 @@ from inspect_ai.model import ChatMessage
 
 from benchmarks.catalog import specs
 from benchmarks.data.samples import bundled_data_files
-from benchmarks.data.split_reader import DataError
+from benchmarks.runtime.errors import DataError
 from tests.bad_inputs import KINDS, Case, Expected, Fails, empty_file, truncated_copy
 from tests.conformance_pins import conformance_file, conformance_module, pinned
 from tests.scripted import scripted_model

@@ -184,9 +184,8 @@ def test_the_default_source_is_the_hub_dataset_at_its_pinned_revision(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Without local data, every Hub benchmark asks for its dataset at the revision its
-    spec pins (docs/offline.md lists them); the log's task metadata records it."""
-    import importlib
-
+    spec pins (docs/offline.md lists them), or visibly at none; the log's task metadata
+    records it."""
     from benchmarks.data import source as data_source
 
     dataset = specs()[name].dataset
@@ -195,20 +194,36 @@ def test_the_default_source_is_the_hub_dataset_at_its_pinned_revision(
     def capture(request: Any, **_: Any) -> Any:
         raise Requested(request)
 
-    monkeypatch.setattr(data_source, "prepared_rows", capture)
-    monkeypatch.setattr(
-        importlib.import_module("benchmarks.data.scienceqa_shape"), "prepared_rows", capture
-    )
+    monkeypatch.setattr(data_source, "read_split", capture)
     with pytest.raises(Requested) as requested:
         specs()[name].task()
     request = requested.value.request
     assert (request.hub_path, request.revision) == (dataset.path, dataset.revision)
-    assert re.fullmatch(r"[0-9a-f]{40}", request.revision)
+    assert request.revision is None or (real_looking_pin(request.revision) and dataset.pinned_by), (
+        f"{name}: pin a real commit with its public source (pinned_by), or pin none "
+        "(revision=None): never a placeholder"
+    )
     source = data_source.DataSource(
         name, name, dataset, dataset_path=None, data_files=None,
         bundled_sample=False, splits=["x"],
     )  # fmt: skip
     assert source.metadata() == {"dataset": dataset.path, "revision": request.revision}
+
+
+def real_looking_pin(revision: str | None) -> bool:
+    """A commit hash as the Hub gives one: 40 hex digits, not a placeholder's few."""
+    return (
+        revision is not None
+        and re.fullmatch(r"[0-9a-f]{40}", revision) is not None
+        and len(set(revision)) >= 8
+    )
+
+
+def test_a_placeholder_pin_is_not_taken_for_a_real_one() -> None:
+    assert not real_looking_pin("0" * 40)
+    assert not real_looking_pin("0123" * 10)
+    assert not real_looking_pin(None)
+    assert real_looking_pin("01e74176c63542e6b0bcb004dcdea22d94fb67b5")
 
 
 def test_another_hub_dataset_is_not_read_at_the_default_datasets_revision(
@@ -220,13 +235,13 @@ def test_another_hub_dataset_is_not_read_at_the_default_datasets_revision(
     def capture(request: Any, **_: Any) -> Any:
         raise Requested(request)
 
-    monkeypatch.setattr(data_source, "prepared_rows", capture)
+    monkeypatch.setattr(data_source, "read_split", capture)
     with pytest.raises(Requested) as other:
         winogrande(dataset_path="someone/winogrande-copy")
     assert other.value.request.revision is None
     with pytest.raises(Requested) as same:
         winogrande(dataset_path="allenai/winogrande")
-    # the default id spelled out is the default: pinned, cached (no dataset_path) and named
+    # the default id spelled out is the default: pinned (no dataset_path) and named
     assert same.value.request.revision == "01e74176c63542e6b0bcb004dcdea22d94fb67b5"
     assert same.value.request.dataset_path is None
 

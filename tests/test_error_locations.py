@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from benchmarks.data.error_locations import RowPlaces, places_for
+from benchmarks.data.rows import Rows, SplitRequest, read_split
 from benchmarks.runtime.errors import DataError
 from benchmarks.simpleqa import simpleqa
 from benchmarks.winogrande import winogrande
@@ -84,15 +84,19 @@ def test_simpleqa_names_the_same_line_as_the_other_readers(tmp_path: Path, suffi
         simpleqa(data_files=str(path))
     line = 4 if suffix == ".csv" else 2
     assert str(raised.value) == f"{path}, line {line}: field 'answer' is empty."
-    assert places_for(path).place(1) == f"line {line}"
+    assert rows_of(path).at(1) == f"{path} (validation split), line {line}"
+
+
+def rows_of(path: Path) -> Rows:
+    request = SplitRequest("t", "hub/t", None, None, "validation", None, str(path), ())
+    return read_split(request)
 
 
 def test_places_of_each_kind_of_source(tmp_path: Path) -> None:
     array = tmp_path / "a.json"
     array.write_text(json.dumps(ROWS))
     lines = write_rows(tmp_path / "l.jsonl", ROWS).rename(tmp_path / "l.json")
-    assert places_for(array).place(0) == "row 1"
-    assert places_for(lines).place(1) == "line 2"
-    assert places_for(None).place(4) == "row 5"  # a Hub or snapshot split
-    assert RowPlaces(str(lines)).place(7) == "row 8"  # a row the file no longer holds
-    assert RowPlaces(lines=(3, 9)).place(1) == "line 9"
+    table = write_rows(tmp_path / "t.parquet", ROWS)
+    assert rows_of(array).at(0) == f"{array} (validation split), row 1"
+    assert rows_of(lines).at(1) == f"{lines} (validation split), line 2"
+    assert rows_of(table).at(1) == f"{table} (validation split), row 2"

@@ -1,4 +1,4 @@
-"""The shared loader: local files, path resolution and error messages."""
+"""The shared reader of a split's rows: local files, path resolution and error messages."""
 
 from __future__ import annotations
 
@@ -6,19 +6,24 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.data.split_reader import DataError, load_split, local_path
+from benchmarks.data.rows import Rows, SplitRequest, local_path, read_split
+from benchmarks.runtime.errors import DataError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triviaqa" / "validation.jsonl"
 
 
-def load(**kwargs: object) -> object:
-    return load_split(
+def load(dataset_path: str | None = None, data_files: object = None) -> Rows:
+    request = SplitRequest(
         benchmark="TriviaQA",
         hub_path="mandarjoshi/trivia_qa",
+        revision=None,
         config="rc.wikipedia.nocontext",
         split="validation",
-        **kwargs,  # type: ignore[arg-type]
+        dataset_path=dataset_path,
+        data_files=data_files,  # type: ignore[arg-type]
+        columns=(),
     )
+    return read_split(request)
 
 
 def test_a_relative_path_is_also_found_from_the_launch_directory(
@@ -29,8 +34,7 @@ def test_a_relative_path_is_also_found_from_the_launch_directory(
     monkeypatch.chdir(tmp_path)
     relative = "fixtures/triviaqa/validation.jsonl"
     assert local_path(relative) == FIXTURE.parents[2] / relative
-    split = load(data_files=relative)
-    assert len(split.rows) == 5  # type: ignore[attr-defined]
+    assert len(load(data_files=relative)) == 5
 
 
 def test_a_path_found_from_the_current_directory_wins(
@@ -43,8 +47,7 @@ def test_a_path_found_from_the_current_directory_wins(
 
 
 def test_dataset_path_may_name_a_local_file() -> None:
-    split = load(dataset_path=str(FIXTURE))
-    assert split.where == f"{FIXTURE} (validation split)"  # type: ignore[attr-defined]
+    assert load(dataset_path=str(FIXTURE)).where == f"{FIXTURE} (validation split)"
 
 
 @pytest.mark.parametrize(

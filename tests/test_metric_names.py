@@ -19,7 +19,6 @@ import pytest
 from inspect_ai import eval, score
 from inspect_ai.log import EvalLog
 
-from benchmarks.runtime.inspect_private import _registry, registry_key
 from benchmarks.scorers.judge import simpleqa_scorer
 from benchmarks.simpleqa import simpleqa
 from tests.scripted import scripted_model
@@ -118,7 +117,9 @@ def test_a_log_with_the_former_names_is_rescored_to_the_same_values(
 def test_each_former_name_is_registered_to_the_same_function(name: str) -> None:
     # the same factory under both names: a metric re-created by the former name computes
     # what the metric under the new one does
-    now, former = (_registry[registry_key("metric", n)] for n in (name, FORMER_NAMES[name]))
+    from inspect_ai._util.registry import registry_lookup
+
+    now, former = (registry_lookup("metric", n) for n in (name, FORMER_NAMES[name]))
     assert now is not former
     assert factory(now) is factory(former)
 

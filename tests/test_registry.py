@@ -12,7 +12,6 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from benchmarks._registry import absolute_task_file_problem, unknown_task_hints
 from benchmarks.catalog import BENCHMARKS, specs
 from tests.inspect_cli import inspect_cli, offline_eval
 from tests.scripted import replies_by_prompt
@@ -166,66 +165,6 @@ def test_a_listed_config_path_runs_from_another_directory(tmp_path: Path) -> Non
         timeout=300,
     )
     assert (name, done.returncode) == ("winogrande_evalscope", 0), done.stdout + done.stderr
-
-
-@pytest.mark.parametrize(
-    ("argv", "hint"),
-    [
-        (["inspect", "eval", "benchmarks/triviaqa"], None),
-        (["inspect", "eval", "mytask.py"], None),  # nothing like ours: not ours to say
-        (["inspect", "eval", "other_package/triviaqa"], None),
-        (["inspect", "eval", "--model", "benchmarks/oracle", "benchmarks/triviaqa"], None),
-        (["inspect", "eval", "winogrand"], "no task file 'winogrand' here"),
-        (["inspect", "eval-set", "benchmarks/simpleqa_verif"], "there is no task 'simpleqa_verif'"),
-        (["inspect", "view", "triviaqa"], None),
-    ],
-)
-def test_unknown_task_hints(argv: list[str], hint: str | None) -> None:
-    hints = unknown_task_hints(argv)
-    if hint is None:
-        assert hints == []
-    else:
-        [message] = hints
-        assert message.startswith(f"benchmarks: {hint}")
-        assert "(`python -m benchmarks` lists them)." in message
-
-
-ABSOLUTE_TASK_FILE = str(ROOT / "benchmarks" / "triviaqa.py")
-ABSOLUTE_PATH_MESSAGE = (
-    f"benchmarks: Inspect cannot read a task file given by an absolute path "
-    f"({ABSOLUTE_TASK_FILE}); type its registered name instead, which works from any "
-    "directory: inspect eval benchmarks/triviaqa ..."
-)
-
-
-@pytest.mark.parametrize(
-    ("argv", "problem"),
-    [
-        (["inspect", "eval", ABSOLUTE_TASK_FILE, "-T", "shots=0"], ABSOLUTE_PATH_MESSAGE),
-        (["inspect", "eval-set", "--model", "m", ABSOLUTE_TASK_FILE], ABSOLUTE_PATH_MESSAGE),
-        (["inspect", "eval", f"{ABSOLUTE_TASK_FILE}@triviaqa"], None),  # Inspect reads that
-        (["inspect", "eval", "benchmarks/triviaqa.py"], None),
-        (["inspect", "eval", str(ROOT / "examples" / "custom_chain.py")], None),  # not ours
-        (["inspect", "view", ABSOLUTE_TASK_FILE], None),
-    ],
-)
-def test_an_absolute_task_file_path_gets_the_name_to_type(
-    argv: list[str], problem: str | None
-) -> None:
-    assert absolute_task_file_problem(argv) == problem
-
-
-@pytest.mark.slow
-def test_an_absolute_task_file_path_from_another_directory_is_one_line(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [inspect_cli(), "eval", ABSOLUTE_TASK_FILE, "--model", "benchmarks/oracle"]
-        + ["-T", "bundled_sample=true", "--log-dir", str(tmp_path / "logs")],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert (done.returncode, done.stdout, done.stderr) == (1, "", ABSOLUTE_PATH_MESSAGE + "\n")
 
 
 @pytest.mark.parametrize(

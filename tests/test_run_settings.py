@@ -14,7 +14,7 @@ from inspect_ai.log import EvalError, read_eval_log, write_eval_log
 
 from benchmarks.catalog import specs
 from benchmarks.runtime.inspect_private import TASK_ALL_PARAMS_ATTR
-from benchmarks.runtime.run_settings import resolved_settings
+from benchmarks.runtime.task_record import resolved_settings
 from benchmarks.simpleqa import simpleqa
 from benchmarks.triviaqa import triviaqa
 from benchmarks.winogrande import winogrande

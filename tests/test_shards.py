@@ -23,8 +23,8 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 
 from benchmarks.catalog import specs
-from benchmarks.data.shards import Shard
 from benchmarks.runtime.errors import TaskParameterError
+from benchmarks.runtime.task_parameters import Shard
 from benchmarks.shards import merged_output
 from benchmarks.shards.__main__ import main
 from benchmarks.shards.log_files import LogError

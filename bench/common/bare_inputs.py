@@ -55,26 +55,15 @@ def judge_template() -> str:
 
 
 def grouped_keys(metrics: Any) -> list[list[str]]:
-    """``[metadata key, name template]`` of each grouped metric in a list: Inspect's
-    ``grouped`` and this package's wrappers of it that list the groups in name order."""
-    from inspect_ai.util import registry_info
+    """``[metadata key, name template]`` of each grouped metric in a list: this package's
+    breakdowns (``GroupedStatistic``, Inspect's ``grouped`` with the groups in name order)."""
+    from benchmarks.scorers.simpleqa import GroupedStatistic
 
-    from benchmarks.runtime.inspect_private import registry_params
-    from benchmarks.scorers.simpleqa import BREAKDOWN_METRICS
-
-    grouped_names = {
-        "inspect_ai/grouped",
-        "benchmarks/grouped_accuracy",
-        "benchmarks/grouped_statistic",
-        *(registry_info(metric).name for metric in BREAKDOWN_METRICS.values()),
-    }
-    keys = []
-    for metric in metrics if isinstance(metrics, list) else []:
-        if isinstance(metric, dict) or registry_info(metric).name not in grouped_names:
-            continue
-        params = registry_params(metric)
-        keys.append([params["group_key"], params.get("name_template", "{group_name}")])
-    return keys
+    return [
+        [metric.group_key, metric.name_template]
+        for metric in (metrics if isinstance(metrics, list) else [])
+        if isinstance(metric, GroupedStatistic)
+    ]
 
 
 def write_inputs(key: str, samples: int, out: Path, data_dir: Path) -> dict[str, Any]:

@@ -14,21 +14,19 @@ row starts), else ``row n`` (1-based). Local files are read with Python's own ``
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import hashlib
 import json
 import math
 import os
-import socket
-import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.data.hub import first_line, hub_records, load_hub_split
 from benchmarks.data.records import field_problem
-from benchmarks.runtime.errors import DataError, DataUnavailableError
+from benchmarks.runtime.errors import DataError, UserInputError
 
 DataFiles = str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]]
 # What a shape makes of a row's values (a KeyError, TypeError or ValueError: the row's error).
@@ -37,23 +35,8 @@ Shape = Callable[[dict[str, Any]], dict[str, Any]]
 # Keys a reader adds to a record (no dataset column is named so).
 ROW_ERROR = "__row_error__"
 ROW_HASH = "__row_hash__"
-LOCAL_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
-# Without network, huggingface_hub retries for ~25 s before giving up; a TCP connect tells
-# within this many seconds whether the Hub can be reached at all.
-HUB_PROBE_SECONDS = 3.0
+LOCAL_SUFFIXES = (".jsonl", ".json", ".parquet", ".csv")
 BATCH_ROWS = 1024
-
-OFFLINE_HELP = "\n".join(
-    (
-        "To run without the Hub:",
-        "- warm the Hugging Face cache on a connected machine, then set HF_HUB_OFFLINE=1 "
-        "and HF_DATASETS_OFFLINE=1;",
-        "- or pass dataset_path=<folder holding a downloaded snapshot of the dataset repository>;",
-        "- or pass data_files=<file, or {split: file}> (.jsonl, .json, .parquet or .csv in the "
-        "upstream schema);",
-        "- or try the task on the few rows shipped with the package: bundled_sample=true.",
-    )
-)
 
 
 @dataclass
@@ -118,7 +101,9 @@ def read_split(request: SplitRequest) -> Rows:
         source = str(local_path(request.dataset_path))
     config = f" config {request.config!r}" if request.config else ""
     where = f"{source}{config} split {request.split!r}"
-    loaded = load_hub_split(request.benchmark, source, request)
+    loaded = load_hub_split(
+        request.benchmark, source, request.config, request.split, request.revision
+    )
     return collect(where, hub_records(loaded), request, loaded.column_names)
 
 
@@ -158,6 +143,8 @@ def kept(values: dict[str, Any], request: SplitRequest, row: int) -> dict[str, A
         try:
             record = request.shape(record)
         except (KeyError, TypeError, ValueError) as ex:
+            if isinstance(ex, UserInputError):
+                raise  # not the row's: the cache or the setup (it names what to do)
             record = {ROW_ERROR: field_problem(ex)}
     if request.row_hash:
         record[ROW_HASH] = whole_row_hash(values, f"{request.split} {row}")
@@ -172,9 +159,8 @@ def local_records(path: Path) -> Iterator[tuple[int | None, dict[str, Any]]]:
     """(line or None, values) of each row of a local data file."""
     suffix = path.suffix.lower()
     if suffix not in LOCAL_SUFFIXES:
-        raise DataError(
-            f"{path}: unsupported file type {path.suffix!r}; use one of {', '.join(LOCAL_SUFFIXES)}."
-        )
+        suffixes = ", ".join(LOCAL_SUFFIXES)
+        raise DataError(f"{path}: unsupported file type {path.suffix!r}; use one of {suffixes}.")
     if not path.is_file():
         raise DataError(f"{path}: no such file.")
     if path.stat().st_size == 0:
@@ -332,84 +318,6 @@ def local_path(path: str | os.PathLike[str]) -> Path:
     if launch_dir and (Path(launch_dir) / candidate).exists():
         return Path(launch_dir) / candidate
     return candidate
-
-
-# ---------------------------------------------------------------------------
-# The Hub and snapshot folders
-
-
-def load_hub_split(benchmark: str, source: str, request: SplitRequest) -> Any:
-    """The split as a ``datasets.Dataset`` (a folder: a downloaded snapshot, read offline)."""
-    import datasets
-
-    described = f"{source!r}" + (f" (config {request.config!r})" if request.config else "")
-    unreachable = None if Path(source).is_dir() else hub_unreachable()
-    try:
-        with offline_if(unreachable is not None):
-            loaded = datasets.load_dataset(
-                source, name=request.config, split=request.split, revision=request.revision
-            )
-    except Exception as ex:  # noqa: BLE001 - one clear message instead of a retry trace
-        reason = (
-            f"the Hub is unreachable ({unreachable}) and the Hugging Face cache has no copy"
-            if unreachable is not None
-            else first_line(ex)
-        )
-        raise DataUnavailableError(
-            f"Could not load the {benchmark} dataset {described}, split {request.split!r}: "
-            f"{reason}.\n{OFFLINE_HELP}"
-        ) from None
-    image = loaded.features.get("image")
-    if isinstance(image, datasets.Image) and image.decode:
-        loaded = loaded.cast_column("image", datasets.Image(decode=False))  # bytes, not pixels
-    return loaded
-
-
-def hub_records(loaded: Any) -> Iterator[tuple[int | None, dict[str, Any]]]:
-    for batch in loaded.iter(batch_size=BATCH_ROWS):
-        names = list(batch)
-        for values in zip(*(batch[name] for name in names), strict=True):
-            yield None, dict(zip(names, values, strict=True))
-
-
-def hub_unreachable() -> str | None:
-    """Why the Hugging Face Hub cannot be reached (None: reachable, or offline mode is on)."""
-    import datasets
-    from huggingface_hub import constants
-
-    if datasets.config.HF_HUB_OFFLINE or constants.HF_HUB_OFFLINE:
-        return None
-    endpoint = urllib.parse.urlsplit(constants.ENDPOINT)
-    host = endpoint.hostname or "huggingface.co"
-    port = endpoint.port or (443 if endpoint.scheme == "https" else 80)
-    try:
-        socket.create_connection((host, port), timeout=HUB_PROBE_SECONDS).close()
-    except OSError as ex:
-        return f"{host}:{port}: {ex.strerror or ex}"
-    return None
-
-
-@contextlib.contextmanager
-def offline_if(offline: bool) -> Iterator[None]:
-    """Offline mode for one load: a warm cache is used at once, without retries."""
-    if not offline:
-        yield
-        return
-    import datasets
-    from huggingface_hub import constants
-
-    saved = datasets.config.HF_HUB_OFFLINE, constants.HF_HUB_OFFLINE
-    datasets.config.HF_HUB_OFFLINE = constants.HF_HUB_OFFLINE = True
-    try:
-        yield
-    finally:
-        datasets.config.HF_HUB_OFFLINE, constants.HF_HUB_OFFLINE = saved
-
-
-def first_line(ex: BaseException) -> str:
-    """The exception's type and the first line of its message."""
-    lines = str(ex).strip().splitlines()
-    return f"{type(ex).__name__}: {lines[0]}" if lines else type(ex).__name__
 
 
 # ---------------------------------------------------------------------------

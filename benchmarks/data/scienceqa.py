@@ -71,7 +71,7 @@ def scienceqa_dataset(
                 file = cached_image_file(data, image_format=image_format, max_side=max_image_side)
                 record["image_file"] = str(file)
         except ImageCacheError:
-            raise
+            raise  # the cache's, not the row's
         except ImageDecodeError as ex:
             record[ROW_ERROR] = f"field 'image': {ex}"
         except (TypeError, ValueError) as ex:
@@ -81,8 +81,13 @@ def scienceqa_dataset(
     rows = source.rows(eval_split, columns=REQUIRED_COLUMNS, shape=with_image_file)
     indices = None
     if subset != "all":
+        # a row that could not be read is in either subset: its error names it when built
         wanted = subset == "image"
-        indices = [row for row, record in enumerate(rows.records) if record["has_image"] == wanted]
+        indices = [
+            row
+            for row, record in enumerate(rows.records)
+            if record.get("has_image") == wanted or ROW_ERROR in record
+        ]
         if not indices:
             raise DataError(f"{rows.where}: no rows in subset {subset!r}.")
     return samples_dataset(

@@ -13,7 +13,7 @@ kept with each sample as row ids under ``metadata["fewshot"]``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 

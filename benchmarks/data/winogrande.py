@@ -45,7 +45,11 @@ def winogrande_dataset(
 ) -> tuple[MemoryDataset, WinograndeDemonstrations | None]:
     """The questions of ``eval_split`` (``<split>_<row>``), each with the demonstrations
     drawn for it (if any), and the pool they come from."""
-    request: dict[str, Any] = {"columns": COLUMNS, "config": config, "single_file_split": eval_split}
+    request: dict[str, Any] = {
+        "columns": COLUMNS,
+        "config": config,
+        "single_file_split": eval_split,
+    }
     demonstrations = None
     if settings.shots > 0:
         pool = source.rows(FEWSHOT_SPLIT, **request)

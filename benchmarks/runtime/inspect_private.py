@@ -8,6 +8,8 @@ eight). Beside each: why no public name serves, and what would let us drop it.
 
 from __future__ import annotations
 
+from typing import Any
+
 # TASK_ALL_PARAMS_ATTR: the attribute the @task decorator sets on the Task a task function
 # returns: every parameter with its value or its signature's default, which the log records
 # as eval.task_args (the viewer's CONFIG header). A switch's default is None ("the
@@ -47,7 +49,9 @@ from inspect_ai.model._generate_config import active_generate_config
 # its model active), so that a profile checks the server's endpoints before any sample;
 # get_model() would make a model where none is active. Dropped when Inspect gives a task
 # its model, or has a pre-run check hook.
-from inspect_ai.model._model import active_model
+# init_model_roles: (bench/ only) binds model roles (SimpleQA's grader) for scorers timed
+# outside an eval, as eval() binds them; eval() and score() are the only public binders.
+from inspect_ai.model._model import active_model, init_model_roles
 from inspect_ai.model._providers.util.hooks import HttpxHooks
 
 # parse_answers: the letter(s) Inspect's multiple_choice() reads from a reply, which its
@@ -58,7 +62,7 @@ from inspect_ai.solver._multiple_choice import parse_answers
 REQUEST_ID_HEADER = HttpxHooks.REQUEST_ID_HEADER
 
 
-def connection_slot(model: object, config: object) -> object:
+def connection_slot(model: Any, config: Any) -> Any:
     return model._connection_concurrency(config)  # type: ignore[attr-defined]
 
 
@@ -68,6 +72,7 @@ __all__ = [
     "active_generate_config",
     "active_model",
     "get_installed_package_name",
+    "init_model_roles",
     "parse_answers",
     "registry_add",
     # being removed with models/ (helper branch)

@@ -57,7 +57,9 @@ def also_by_short_name(registered: T) -> T:
         def by_short_name(*args: Any, **kwargs: Any) -> Any:
             return factory(*args, **kwargs)
 
-        registry_add(by_short_name, RegistryInfo(type=info.type, name=short, metadata=info.metadata))
+        registry_add(
+            by_short_name, RegistryInfo(type=info.type, name=short, metadata=info.metadata)
+        )
     return registered
 
 

@@ -95,12 +95,13 @@ class RunEnd(Hooks):
 
 
 _subscribed: list[bool] = []
+RUN_END = "prints the settings a run of a benchmarks/ task resolved; warns when no sample ran"
 
 
 def subscribe_run_end() -> None:
     """Register the run-end hook, once a process."""
     if not _subscribed:
-        hooks(name=f"{PACKAGE}/run_end", description=__doc__.splitlines()[0])(RunEnd)
+        hooks(name=f"{PACKAGE}/run_end", description=RUN_END)(RunEnd)
         _subscribed.append(True)
 
 

@@ -197,20 +197,28 @@ def breakdown_metrics(
     ]
 
 
-def grouped_statistic(statistic: str, group_key: str, name_template: str) -> Metric:
+class GroupedStatistic:
     """Inspect's ``grouped()`` of one statistic, its groups in name order: ``grouped``
     lists them in the order the samples came, which differs between a run and an
-    ``inspect score`` re-grading (so their tables would not line up) and between runs."""
-    by_group = grouped(
-        simpleqa_statistic(statistic), group_key, all=False, name_template=name_template
-    )
+    ``inspect score`` re-grading (so their tables would not line up) and between runs.
+    Its ``group_key`` and ``name_template`` say what it groups by (bench/ reads them)."""
 
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        values = by_group(scores)  # type: ignore[arg-type]  # grouped() takes SampleScores
+    def __init__(self, statistic: str, group_key: str, name_template: str) -> None:
+        self.group_key = group_key
+        self.name_template = name_template
+        self.by_group = grouped(
+            simpleqa_statistic(statistic), group_key, all=False, name_template=name_template
+        )
+
+    def __call__(self, scores: list[SampleScore]) -> dict[str, float]:
+        values = self.by_group(scores)  # type: ignore[arg-type]  # grouped() takes SampleScores
         assert isinstance(values, dict)
         return {name: float(values[name]) for name in sorted(values)}  # type: ignore[arg-type]
 
-    return compute
+
+def grouped_statistic(statistic: str, group_key: str, name_template: str) -> Metric:
+    """``statistic`` per value of the sample metadata ``group_key`` (``GroupedStatistic``)."""
+    return GroupedStatistic(statistic, group_key, name_template)
 
 
 # grouped_statistic registered once a breakdown, so that the viewer heads its values

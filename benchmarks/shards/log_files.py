@@ -15,8 +15,8 @@ from datetime import datetime
 
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from benchmarks.runtime.task_parameters import SHARD_ARGUMENT, Shard
 from benchmarks.runtime.errors import UserInputError
+from benchmarks.runtime.task_parameters import SHARD_ARGUMENT, Shard
 
 LOG_SUFFIXES = (".eval", ".json")
 

@@ -94,9 +94,7 @@ def run_identity(log: FoundLog) -> dict[str, Any]:
         "model": spec.model,
         "model arguments": spec.model_args,
         "model roles": {k: str(v) for k, v in (spec.model_roles or {}).items()},
-        "generation settings": {
-            k: v for k, v in config.items() if k not in HOW_REQUESTS_WERE_SENT
-        },
+        "generation settings": {k: v for k, v in config.items() if k not in HOW_REQUESTS_WERE_SENT},
         "limits": {name: getattr(spec.config, name, None) for name in LIMITS},
         "data": {"dataset": spec.dataset.name, **(spec.metadata or {})},
         "solver plan": [(step.solver, step.params) for step in plan.steps] if plan else None,

@@ -116,9 +116,8 @@ class DemonstrationDraw:
         if ids and self.pool is None:
             raise ValueError(
                 f"{self.solver}: sample {state.sample_id!r} names demonstrations "
-                f"(metadata {FEWSHOT_KEY!r}: {ids}) but the solver has no pool; pass the "
-                "task's demonstrations, or run a task that keeps the task's own prompt "
-                "step (as examples/custom_chain.py's winogrande_cot_task does)."
+                f"(metadata {FEWSHOT_KEY!r}: {ids}) but the solver has no pool; pass the task's "
+                "demonstrations (its own prompt step, the task's setup, holds them)."
             )
         lookup: Any = self.pool
         try:

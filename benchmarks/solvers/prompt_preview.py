@@ -1,9 +1,10 @@
 """The messages a task's solvers build for a sample, without calling a model.
 
 A sample holds what the data holds (the question, choices, image, target);
-the task's setup and solver chain build the prompt. ``prompt_messages(task, sample)``
-runs them on the sample, as Inspect starts it, up to the first ``generate`` and returns
-the messages that would be sent (in a notebook too, whose event loop is running):
+the task's setup builds the prompt. ``prompt_messages(task, sample)`` runs it on the
+sample, as Inspect starts it (a task without a setup: its solvers, up to the first
+``generate``), and returns the messages that would be sent (in a notebook too, whose
+event loop is running):
 
     from benchmarks.solvers.prompt_preview import prompt_messages
     from benchmarks.triviaqa import triviaqa
@@ -15,6 +16,7 @@ the messages that would be sent (in a notebook too, whose event loop is running)
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from copy import deepcopy
 from typing import Any
@@ -35,7 +37,8 @@ class _Generated(Exception):
 
 
 def prompt_messages(task: Task, sample: Sample, model: str = "mockllm/model") -> list[ChatMessage]:
-    """The messages of ``sample`` when ``task``'s setup and solvers first call ``generate``."""
+    """The messages of ``sample`` once ``task``'s setup has run (a task without one: when
+    its solvers first call ``generate``)."""
     state = TaskState(
         model=ModelName(model),
         sample_id=sample.id if sample.id is not None else 0,
@@ -52,8 +55,11 @@ def prompt_messages(task: Task, sample: Sample, model: str = "mockllm/model") ->
 
     async def run() -> list[ChatMessage]:
         try:
-            for step in [*steps(task.setup), *steps(task.solver)]:
+            # the prompt is the setup's (a task without one builds it in its solver)
+            for step in steps(task.setup) or steps(task.solver):
                 await step(state, generate)  # type: ignore[arg-type]
+            if task.setup is not None:
+                return list(state.messages)
         except _Generated as reached:
             return reached.messages
         raise ValueError(f"the solvers of task {task.name!r} never call generate")
@@ -78,11 +84,11 @@ def sample_messages(sample: Sample) -> list[ChatMessage]:
     return messages
 
 
-def steps(solver: Solver | list[Solver] | None) -> list[Solver]:
-    """A task's setup or solver as the steps Inspect runs (a chain is iterable)."""
+def steps(solver: Solver | Sequence[Solver] | None) -> list[Solver]:
+    """A task's setup or solver as the steps Inspect runs (a chain is a sequence)."""
     if solver is None:
         return []
-    return list(solver) if isinstance(solver, list) or hasattr(solver, "__iter__") else [solver]
+    return list(solver) if isinstance(solver, Sequence) else [solver]
 
 
 def prompt_text(task: Task, sample: Sample) -> str | list[ChatMessage]:

@@ -2,9 +2,10 @@
 
 The question is asked in evalscope 1.14.1's single-answer multiple-choice
 template (``evalscope/utils/multi_choices.py``), options lettered A/B;
-demonstrations, when asked for, follow the layout of its multiple-choice
-few-shot template, drawn while the dataset is loaded (``data/winogrande.py``). ``prompt_format=inspect_evals``
-asks as inspect_evals 0.28.0 does instead (``benchmarks/solvers/winogrande_inspect_evals.py``).
+demonstrations, when asked for, follow the layout of its multiple-choice few-shot
+template, drawn while the dataset is loaded (``data/winogrande.py``).
+``prompt_format=inspect_evals`` asks as inspect_evals 0.28.0 does instead
+(``benchmarks/solvers/winogrande_inspect_evals.py``).
 """
 
 from __future__ import annotations

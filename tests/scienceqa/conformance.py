@@ -146,8 +146,8 @@ BAD_INPUTS = [
             SCIENCEQA_PARQUET, tmp / "t.parquet", "image", pa.array(range(9), pa.int64())
         ),
         lambda path: Fails(
-            f"{path} (test split): column 'image' should hold images (bytes and path) or "
-            "paths, got int64"
+            f"{path} (test split), row 1: field 'image' should be an image (bytes and path), "
+            "a path or null, got int 0"
         ),
         subset="image",
     ),

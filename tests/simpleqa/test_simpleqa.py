@@ -21,8 +21,7 @@ from inspect_ai.scorer import SampleScore, Score, stderr
 
 import benchmarks.data.simpleqa as simpleqa_data
 import benchmarks.scorers.judge as judge_module
-from benchmarks.data.lazy_dataset import LazyDataset
-from benchmarks.data.split_reader import DataError, DataUnavailableError
+from benchmarks.runtime.errors import DataError, DataUnavailableError
 from benchmarks.scorers.simpleqa import (
     GRADE_VALUE_KEYS,
     RATIOS,
@@ -310,14 +309,6 @@ def test_jsonl_rows_match_the_csv_rows() -> None:
     assert sixth["answer_type"] == "Date"
     assert len(sixth["urls"]) == 4
     assert from_jsonl[0].metadata == from_csv[0].metadata
-
-
-def test_a_bounded_slice_builds_only_its_samples() -> None:
-    dataset = simpleqa(dataset_path=str(CSV)).dataset
-    assert isinstance(dataset, LazyDataset)
-    assert dataset.built_rows == 0
-    assert [s.id for s in dataset[0:2]] == ["simpleqa_0", "simpleqa_1"]
-    assert dataset.built_rows == 2
 
 
 # ---------------------------------------------------------------------------

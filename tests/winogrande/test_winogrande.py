@@ -15,7 +15,7 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import ChatMessage
 
-from benchmarks.data.split_reader import DataError, DataUnavailableError
+from benchmarks.runtime.errors import DataError, DataUnavailableError
 from benchmarks.scorers.letter_reading import parse_answer_marker
 from benchmarks.winogrande import winogrande
 from tests.prompts import prompt, prompts_of
@@ -412,10 +412,10 @@ def test_bad_row_names_file_row_and_field(
     tmp_path: Path, bad_row: dict[str, Any], message: str
 ) -> None:
     path = write_rows(tmp_path / "v.jsonl", [{**GOOD, "answer": "1"}, bad_row])
-    dataset = winogrande(data_files=str(path)).dataset
-    assert dataset[0].target == "A"
+    # the row before it is unaffected: with num_examples the bad one is never built
+    assert winogrande(data_files=str(path), num_examples=1).dataset[0].target == "A"
     with pytest.raises(DataError) as raised:
-        list(dataset)
+        winogrande(data_files=str(path))
     assert str(raised.value) == f"{path} (validation split), line 2: {message}"
 
 
@@ -432,9 +432,8 @@ def test_bad_demonstration_row_names_train_file_row_and_field(tmp_path: Path) ->
     train = read_rows(TRAIN)
     train[7]["answer"] = "0"  # row 7 is question 0's first demonstration
     path = write_rows(tmp_path / "train.jsonl", train)
-    dataset = winogrande(shots=2, data_files={"validation": str(VALIDATION), "train": str(path)})
     with pytest.raises(DataError) as raised:
-        dataset.dataset[0]
+        winogrande(shots=2, data_files={"validation": str(VALIDATION), "train": str(path)})
     assert str(raised.value) == (
         f"{path} (train split), line 8: field 'answer' should be '1' or '2', got '0'"
     )
