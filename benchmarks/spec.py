@@ -132,18 +132,20 @@ class BenchmarkSpec:
         other_scorers: The scorers some profiles use instead (Winogrande's
             ``loglikelihood_choice``), with the same values.
         value_keys: Keys of the scorer's value dict, or ``()`` for a single
-            value (``"C"``/``"I"``).
+            value (``"C"``/``"I"``, the default).
         compare_metrics: The metrics ``benchmarks.compare`` recomputes.
         category_metrics: Those of ``compare_metrics`` also reported per
             category of each field of ``breakdowns``.
         breakdowns: Sample metadata fields the metrics are broken down by.
         order: Place in every listing (``python -m benchmarks``, the docs' tables).
         headline: The first metric of a run: the number the docs page calls the
-            headline, the viewer's Score column.
+            headline, the viewer's Score column (default ``accuracy``).
         listing: The README's row (what it measures, its data, its reference).
         dataset: The default data, a Hub dataset at its pinned revision (None: not on
             the Hub; docs/offline.md lists the revisions).
-        oracle: The offline oracle's rule for the bundled sample.
+        oracle: The offline oracle's rule for the bundled sample (None: each bundled
+            sample known by its question text and answered with its target, as
+            ``offered_options.reply`` writes a letter).
         offered_options: How the offline random model tells this benchmark's
             multiple-choice prompts (None: it asks for free text).
         profiles: The reference profiles, by name (``profile=``).
@@ -157,20 +159,26 @@ class BenchmarkSpec:
     task: Callable[..., Task]
     version: str
     scorer: str
-    value_keys: tuple[str, ...]
-    compare_metrics: tuple[CompareMetric, ...]
-    category_metrics: tuple[str, ...]
-    breakdowns: tuple[str, ...]
     order: int
-    headline: str
     listing: Listing
     dataset: HubDataset | None
-    oracle: OracleRule
+    # a single value (C/I) whose mean is the accuracy, as a letter scorer gives
+    value_keys: tuple[str, ...] = ()
+    compare_metrics: tuple[CompareMetric, ...] = (CompareMetric("accuracy", mean_of="correct"),)
+    category_metrics: tuple[str, ...] = ()
+    breakdowns: tuple[str, ...] = ()
+    headline: str = "accuracy"
+    oracle: OracleRule | None = None
     offered_options: OfferedOptions | None = None
     profiles: Mapping[str, Profile] = field(default_factory=dict)
     judged: bool = False
     other_scorers: tuple[str, ...] = ()
     former_versions: FormerVersions | None = None
+
+    def known_questions(self, files: Mapping[str, str]) -> list[KnownQuestion]:
+        """The bundled questions the offline oracle answers (``files``: the bundled
+        sample's, by split): the spec's ``oracle`` rule, or each sample's target."""
+        return self.oracle(files) if self.oracle is not None else questions_of_samples(self)
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -187,3 +195,14 @@ class BenchmarkSpec:
         """The folder of the bundled sample: its rows, and ``SOURCE.md`` (its provenance and
         licence)."""
         return f"benchmarks/data/samples/{self.name}"
+
+
+def questions_of_samples(spec: BenchmarkSpec) -> list[KnownQuestion]:
+    """The default oracle rule: each sample of the bundled sample, known by its question's
+    text, answered with its target (as the random model's reply writes a letter)."""
+    reply = spec.offered_options.reply if spec.offered_options is not None else "{letter}"
+    questions = []
+    for sample in spec.task(bundled_sample=True).dataset:
+        text = sample.input if isinstance(sample.input, str) else sample.input[-1].text
+        questions.append(KnownQuestion((text,), reply.format(letter=sample.target)))
+    return questions

@@ -29,10 +29,13 @@ INVALID_TASK_ARGS: ``(task_args, message)`` for parameters of its own that are r
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 import pytest
+
+from benchmarks.spec import BenchmarkSpec
 
 
 def conformance_file(name: str) -> str:
@@ -48,6 +51,44 @@ def conformance_module(name: str) -> ModuleType | None:
         if missing.name not in (module_name, f"tests.{name}"):
             raise  # the module exists and imports something missing
         return None
+
+
+# Every constant a benchmark's conformance module must hold: what to put, and whether a
+# benchmark needs it (NO_REPLY_EXPLANATION: one scored by a rule, not the judge).
+PINS: dict[str, tuple[str, Callable[[BenchmarkSpec], bool]]] = {
+    "FIRST_SAMPLE": ("(the first bundled sample's id, how its prompt starts)", lambda s: True),
+    "RANDOM_RIGHT": (
+        "(questions benchmarks/random gets right at seed 0, questions)",
+        lambda s: True,
+    ),
+    "EXPLANATION": (
+        'r"<the pattern the scorer\'s explanation of an oracle answer matches>"',
+        lambda s: True,
+    ),
+    "NO_REPLY_EXPLANATION": (
+        "r\"<the pattern the scorer's explanation of an over-length reply matches after "
+        "'the model gave no reply (...); '>\"",
+        lambda s: not s.judged,
+    ),
+    "BAD_INPUTS_COVERED_ELSEWHERE": (
+        '{"<kind>": "test_<file>.py::<test that proves it>", ...} (or {})',
+        lambda s: True,
+    ),
+    "BAD_INPUTS_NOT_APPLICABLE": (
+        '{"<kind>": "<why it cannot occur>", ...} (or {})',
+        lambda s: True,
+    ),
+}
+
+
+def missing_pins(spec: BenchmarkSpec) -> list[str]:
+    """``add <constant> = <what>`` for each constant the benchmark's module lacks."""
+    module = conformance_module(spec.name)
+    return [
+        f"add {constant} = {what}"
+        for constant, (what, needed) in PINS.items()
+        if needed(spec) and getattr(module, constant, None) is None
+    ]
 
 
 def pinned(name: str, constant: str, what: str) -> Any:

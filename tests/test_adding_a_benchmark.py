@@ -137,6 +137,19 @@ def test_the_toy_is_a_task_file_its_parts_a_page_and_tests_and_no_list() -> None
     ]
 
 
+# A letter multiple-choice benchmark with one profile, its task file and data module: the
+# size a new benchmark costs (its profile, rows, tests and docs page beside them).
+TOY_PACKAGE_LINES = 120
+
+
+def test_a_new_letter_benchmark_is_small() -> None:
+    lines = sum(
+        len((TOY / relative).read_text(encoding="utf-8").splitlines())
+        for relative in ("benchmarks/toy_mcq.py", "benchmarks/data/toy_mcq.py")
+    )
+    assert lines <= TOY_PACKAGE_LINES, f"the toy's task file and data module: {lines} lines"
+
+
 def test_the_whole_quick_suite_passes_with_the_toys(project: Path) -> None:
     passed = run(
         project, [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], QUICK_TIMEOUT

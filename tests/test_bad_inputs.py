@@ -18,6 +18,7 @@ parameters of its own that are refused before any model call are there too
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -31,7 +32,13 @@ from benchmarks.catalog import specs
 from benchmarks.data.samples import bundled_data_files
 from benchmarks.runtime.errors import DataError
 from tests.bad_inputs import KINDS, Case, Expected, Fails, empty_file, truncated_copy
-from tests.conformance_pins import conformance_file, conformance_module, pinned
+from tests.conformance_pins import (
+    PINS,
+    conformance_file,
+    conformance_module,
+    missing_pins,
+    pinned,
+)
 from tests.scripted import scripted_model
 
 TASKS: dict[str, Callable[..., Task]] = {name: spec.task for name, spec in specs().items()}
@@ -105,6 +112,39 @@ def test_bad_input(case: Case, tmp_path: Path) -> None:
         assert [sample.id for sample in samples] == expected.ids
         if expected.check is not None:
             expected.check(samples)
+
+
+def unanswered_kinds(benchmark: str) -> list[str]:
+    """The kinds of the table a benchmark neither tests, nor proves elsewhere, nor marks
+    not applicable."""
+    module = conformance_module(benchmark)
+    answered = {case.kind for case in CASES if case.benchmark == benchmark}
+    for constant in (COVERED_ELSEWHERE, NOT_APPLICABLE):
+        answered |= set(getattr(module, constant, None) or {})
+    return [kind for kind in KINDS if kind not in answered]
+
+
+@pytest.mark.parametrize("benchmark", list(TASKS))
+def test_every_pin_and_every_kind_is_answered_all_named_at_once(benchmark: str) -> None:
+    """What a new benchmark's conformance module lacks, said in one failure: each constant
+    to add and each kind of malformed input to answer."""
+    missing = missing_pins(specs()[benchmark])
+    kinds = unanswered_kinds(benchmark)
+    if kinds:
+        missing.append(
+            f"answer the kinds {', '.join(map(repr, kinds))} (each a case of BAD_INPUTS, an "
+            f"entry of {COVERED_ELSEWHERE} or of {NOT_APPLICABLE})"
+        )
+    assert not missing, f"{conformance_file(benchmark)}: " + "; ".join(missing)
+
+
+def test_every_missing_pin_is_named_at_once() -> None:
+    # a benchmark with no conformance module at all: every constant it needs is named
+    bare = dataclasses.replace(specs()["winogrande"], name="no_such_benchmark")
+    assert [line.split(" = ")[0] for line in missing_pins(bare)] == [
+        f"add {constant}" for constant in PINS
+    ]
+    assert unanswered_kinds("no_such_benchmark") == list(KINDS)
 
 
 @pytest.mark.parametrize("benchmark", list(TASKS))

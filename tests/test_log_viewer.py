@@ -302,8 +302,8 @@ EXPLANATION_WHAT = 'r"<the pattern the scorer\'s explanation of an oracle answer
 OTHER_BENCHMARKS = [name for name in specs() if name != "triviaqa"]
 
 
-@pytest.mark.parametrize("name", OTHER_BENCHMARKS)
-def test_every_other_benchmark_has_its_explanation_pattern(
+@pytest.mark.parametrize("name", list(specs()))
+def test_every_benchmark_has_its_explanation_pattern(
     name: str, one_sample_log: OneSampleLog
 ) -> None:
     # the fixture matched the logged explanation against the pattern, without a browser

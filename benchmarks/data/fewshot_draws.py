@@ -38,16 +38,18 @@ A third gives every question the same demonstrations:
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 import random
 from collections import defaultdict
-from collections.abc import Callable, Collection
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any
 
-from benchmarks.data.rows import ROW_HASH
 from benchmarks.runtime.errors import DataError
 
-if TYPE_CHECKING:
-    from benchmarks.data.rows import Rows
+# The key of a record's whole-row hash (``whole_row_hash``; no dataset column is named so).
+ROW_HASH = "__row_hash__"
 
 # The sample metadata key holding the ids of a sample's demonstrations.
 FEWSHOT_KEY = "fewshot"
@@ -140,13 +142,41 @@ class IdenticalRows:
     equal for equal rows. Only the pool's copies of evaluated rows are kept.
     """
 
-    def __init__(self, eval_rows: Rows, pool: Rows) -> None:
-        self.eval_hashes: list[str] = [record[ROW_HASH] for record in eval_rows.records]
+    def __init__(
+        self, evaluated_records: Sequence[Mapping[str, Any]], pool: Sequence[Mapping[str, Any]]
+    ) -> None:
+        self.eval_hashes: list[str] = [record[ROW_HASH] for record in evaluated_records]
         evaluated = set(self.eval_hashes)
         self.copies: dict[str, list[int]] = defaultdict(list)
-        for index, record in enumerate(pool.records):
+        for index, record in enumerate(pool):
             if record[ROW_HASH] in evaluated:
                 self.copies[record[ROW_HASH]].append(index)
 
     def __call__(self, position: int) -> list[int]:
         return self.copies.get(self.eval_hashes[position], [])
+
+
+def whole_row_hash(values: dict[str, Any], unique: str) -> str:
+    """A hash of every column of a row: rows equal as Python compares their dicts
+    (lm-evaluation-harness's ``!=`` on whole documents) hash alike; ``True == 1 == 1.0`` and
+    ``-0.0 == 0`` alike too. A row holding a NaN (equal to nothing) gets ``unique``."""
+    try:
+        canonical = json.dumps(equality_form(values), sort_keys=True, default=repr)
+    except ValueError:
+        return f"unique {unique}"
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def equality_form(value: Any) -> Any:
+    """``value`` with numbers Python finds equal written alike (a NaN: ValueError)."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise ValueError("NaN")
+        return int(value) if value.is_integer() else value
+    if isinstance(value, dict):
+        return {key: equality_form(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [equality_form(item) for item in value]
+    return value

@@ -15,15 +15,14 @@ row starts), else ``row n`` (1-based). Local files are read with Python's own ``
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
-import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.data.fewshot_draws import ROW_HASH, whole_row_hash
 from benchmarks.data.hub import first_line, hub_records, load_hub_split
 from benchmarks.data.records import field_problem
 from benchmarks.runtime.errors import DataError, UserInputError
@@ -32,9 +31,8 @@ DataFiles = str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]]
 # What a shape makes of a row's values (a KeyError, TypeError or ValueError: the row's error).
 Shape = Callable[[dict[str, Any]], dict[str, Any]]
 
-# Keys a reader adds to a record (no dataset column is named so).
+# The key a reader adds to a record that could not be read (no dataset column is named so).
 ROW_ERROR = "__row_error__"
-ROW_HASH = "__row_hash__"
 LOCAL_SUFFIXES = (".jsonl", ".json", ".parquet", ".csv")
 BATCH_ROWS = 1024
 
@@ -236,8 +234,8 @@ def csv_records(path: Path) -> Iterator[tuple[int | None, dict[str, Any]]]:
                         )
                     yield start, record
                     start = reader.line_num + 1
-            except UnicodeDecodeError as ex:
-                raise not_utf8(path, reader.line_num + 1, ex) from None
+            except UnicodeDecodeError:
+                raise not_utf8(path, *first_line_not_utf8(path)) from None
             except csv.Error as ex:
                 raise DataError(f"{path}, line {reader.line_num}: {ex}.") from None
     finally:
@@ -260,6 +258,18 @@ def not_utf8(path: Path, line: int, ex: UnicodeDecodeError) -> DataError:
     return DataError(
         f"{path}: line {line} is not valid UTF-8 ({ex.reason}); re-encode the file as UTF-8."
     )
+
+
+def first_line_not_utf8(path: Path) -> tuple[int, UnicodeDecodeError]:
+    """The first line of a file that is not UTF-8, and its error (text is decoded in blocks,
+    so the error of a block names no line)."""
+    with path.open("rb") as file:
+        for number, raw in enumerate(file, start=1):
+            try:
+                raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as ex:
+                return number, ex
+    raise AssertionError(f"{path} decodes as UTF-8 line by line")
 
 
 def json_kind(value: object) -> str:
@@ -318,33 +328,3 @@ def local_path(path: str | os.PathLike[str]) -> Path:
     if launch_dir and (Path(launch_dir) / candidate).exists():
         return Path(launch_dir) / candidate
     return candidate
-
-
-# ---------------------------------------------------------------------------
-# Whole rows compared as lm-evaluation-harness compares them
-
-
-def whole_row_hash(values: dict[str, Any], unique: str) -> str:
-    """A hash of every column of a row: rows equal as Python compares their dicts
-    (lm-evaluation-harness's ``!=`` on whole documents) hash alike; ``True == 1 == 1.0`` and
-    ``-0.0 == 0`` alike too. A row holding a NaN (equal to nothing) gets ``unique``."""
-    try:
-        canonical = json.dumps(equality_form(values), sort_keys=True, default=repr)
-    except ValueError:
-        return f"unique {unique}"
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
-def equality_form(value: Any) -> Any:
-    """``value`` with numbers Python finds equal written alike (a NaN: ValueError)."""
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            raise ValueError("NaN")
-        return int(value) if value.is_integer() else value
-    if isinstance(value, dict):
-        return {key: equality_form(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [equality_form(item) for item in value]
-    return value

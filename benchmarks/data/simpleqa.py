@@ -11,13 +11,10 @@ into the dataset it evaluates.
 from __future__ import annotations
 
 import ast
-import contextlib
-import csv
-import json
 import logging
 import random
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +23,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from benchmarks.data import download
 from benchmarks.data.records import field, field_problem
-from benchmarks.data.rows import DataFiles, Rows, local_path
+from benchmarks.data.rows import DataFiles, Rows, local_path, local_records
 from benchmarks.data.samples import csv_records, data_files_for
 from benchmarks.data.source import announce_cut, samples_dataset
 from benchmarks.runtime.errors import DataError
@@ -156,103 +153,47 @@ def _first_string(*values: object) -> str | None:
 
 def read_local_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
     """``(line, record)`` for every row of a local ``.csv`` or ``.jsonl`` file (the line
-    where the row starts; a CSV's header is line 1).
+    where the row starts; a CSV's header is line 1), read by ``data/rows.py``'s readers.
 
-    Records have ``id``, ``problem`` and ``answer`` (checked here, for every
-    row, before any model call) and the unparsed ``metadata``.
+    Records have ``id``, ``problem`` and ``answer`` (checked here, for every row, before
+    any model call) and the unparsed ``metadata``.
     """
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".jsonl"):
         raise DataError(f"{path}: unsupported file type {path.suffix!r}; use .csv or .jsonl.")
-    if not path.is_file():
-        raise DataError(f"{path}: no such file.")
-    if path.stat().st_size == 0:
-        raise DataError(f"{path}: the file is empty.")
-    rows = _read_csv(path) if suffix == ".csv" else _read_jsonl(path)
+    rows = [(line or 0, record) for line, record in local_records(path)]
     if not rows:
         raise DataError(f"{path}: the file holds no rows.")
-    return rows
-
-
-def _read_csv(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    rows: list[tuple[int, dict[str, Any]]] = []
-    with _csv_field_limit(2**31 - 1), path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
-        try:
-            columns = reader.fieldnames or []
-            missing = [column for column in CSV_COLUMNS if column not in columns]
-            if missing:
-                raise DataError(
-                    f"{path}: missing column(s) {', '.join(repr(c) for c in missing)}; "
-                    f"found {', '.join(repr(c) for c in columns)}."
-                )
-            for index, record in enumerate(reader):
-                # the line it starts on: where the reader is, less the line breaks it read
-                breaks = sum(_line_breaks(value) for value in record.values())
-                line = reader.line_num - breaks
-                where = f"{path}, line {line}"
-                if None in record:
-                    raise DataError(f"{where}: more fields than the {len(columns)} columns.")
-                for column in CSV_COLUMNS:
-                    if record[column] is None:
-                        raise DataError(f"{where}: field {column!r} is missing (too few fields).")
-                _require_text(record, where)
-                record["id"] = f"simpleqa_{index}"
-                rows.append((line, record))
-        except UnicodeDecodeError as ex:
-            raise DataError(
-                f"{path}, near line {reader.line_num + 1}: not UTF-8 text ({ex.reason})."
-            ) from None
-        except csv.Error as ex:
-            raise DataError(f"{path}, line {reader.line_num}: {ex}.") from None
-    return rows
-
-
-def _read_jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    rows: list[tuple[int, dict[str, Any]]] = []
+    missing = [column for column in CSV_COLUMNS if column not in rows[0][1]]
+    if suffix == ".csv" and missing:
+        raise DataError(
+            f"{path}: missing column(s) {', '.join(repr(c) for c in missing)}; "
+            f"found {', '.join(repr(c) for c in rows[0][1])}."
+        )
     # ids are compared as logged: 1 and "1" are the same sample id
     first_line_of_id: dict[str, int] = {}
-    with path.open("rb") as handle:
-        for line_number, raw_line in enumerate(handle, start=1):
-            where = f"{path}, line {line_number}"
-            try:
-                line = raw_line.decode("utf-8-sig" if line_number == 1 else "utf-8")
-            except UnicodeDecodeError as ex:
-                raise DataError(f"{where}: not UTF-8 text ({ex.reason}).") from None
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as ex:
-                raise DataError(
-                    f"{where}: not valid JSON ({ex.msg} at character {ex.pos})."
-                ) from None
-            if not isinstance(record, dict):
-                raise DataError(f"{where}: should be a JSON object, got {type(record).__name__}.")
-            _require_text(record, where)
-            sample_id = record.get("id", f"simpleqa_{len(rows)}")
-            if isinstance(sample_id, bool) or not isinstance(sample_id, (str, int)):
-                raise DataError(
-                    f"{where}: field 'id' should be a string or an integer, got {sample_id!r:.60}."
-                )
-            if str(sample_id) in first_line_of_id:
-                raise DataError(
-                    f"{where}: field 'id' {sample_id!r} repeats the id of line "
-                    f"{first_line_of_id[str(sample_id)]}."
-                )
-            first_line_of_id[str(sample_id)] = line_number
-            record["id"] = sample_id
-            rows.append((line_number, record))
+    for index, (line, record) in enumerate(rows):
+        where = f"{path}, line {line}"
+        if suffix == ".csv":
+            for column in CSV_COLUMNS:
+                if record[column] is None:
+                    raise DataError(f"{where}: field {column!r} is missing (too few fields).")
+        _require_text(record, where)
+        sample_id = record.get("id", f"simpleqa_{index}") if suffix == ".jsonl" else None
+        if sample_id is None:
+            sample_id = f"simpleqa_{index}"
+        elif isinstance(sample_id, bool) or not isinstance(sample_id, (str, int)):
+            raise DataError(
+                f"{where}: field 'id' should be a string or an integer, got {sample_id!r:.60}."
+            )
+        elif str(sample_id) in first_line_of_id:
+            raise DataError(
+                f"{where}: field 'id' {sample_id!r} repeats the id of line "
+                f"{first_line_of_id[str(sample_id)]}."
+            )
+        first_line_of_id[str(sample_id)] = line
+        record["id"] = sample_id
     return rows
-
-
-def _line_breaks(value: object) -> int:
-    """The line breaks a CSV field holds (a quoted field may span lines; CR LF is one)."""
-    if isinstance(value, list):  # the fields past the header's columns
-        return sum(_line_breaks(item) for item in value)
-    if not isinstance(value, str):
-        return 0
-    return value.count("\n") + value.count("\r") - value.count("\r\n")
 
 
 def _require_text(record: dict[str, Any], where: str) -> None:
@@ -263,16 +204,6 @@ def _require_text(record: dict[str, Any], where: str) -> None:
             raise DataError(f"{where}: {field_problem(ex)}.") from None
         if not value.strip():
             raise DataError(f"{where}: field {name!r} is empty.")
-
-
-@contextlib.contextmanager
-def _csv_field_limit(limit: int) -> Iterator[None]:
-    # pandas (the reference's reader) has no field size limit; csv's is 128 KiB.
-    previous = csv.field_size_limit(limit)
-    try:
-        yield
-    finally:
-        csv.field_size_limit(previous)
 
 
 def dataset_file(dataset_path: str | None, data_files: DataFiles | None) -> Path:

@@ -71,6 +71,20 @@ class DataSource:
         )
         self.bundled_sample = bundled_sample
 
+    @classmethod
+    def of(cls, args: Any, benchmark: str, hub: HubDataset, splits: Sequence[str]) -> DataSource:
+        """The source a task's checked arguments name (``dataset_path``, ``data_files``,
+        ``bundled_sample``: the data parameters every task takes)."""
+        return cls(
+            args.task_name,
+            benchmark,
+            hub,
+            dataset_path=args.dataset_path,
+            data_files=args.data_files,
+            bundled_sample=args.bundled_sample,
+            splits=splits,
+        )
+
     @property
     def from_hub(self) -> bool:
         return self.dataset_path is None and self.data_files is None
@@ -102,6 +116,24 @@ class DataSource:
                 shape=shape,
                 row_hash=row_hash,
             )
+        )
+
+    def dataset(
+        self,
+        split: str,
+        record_to_sample: Callable[[dict[str, Any], str], Sample],
+        *,
+        columns: Sequence[str],
+        num_examples: int | None,
+        config: str | None = None,
+    ) -> MemoryDataset:
+        """The samples of one split, ``record_to_sample(record, "<split>_<row>")`` each, the
+        first ``num_examples`` (a lone local file stands for this split)."""
+        return samples_dataset(
+            self.rows(split, columns=columns, config=config, single_file_split=split),
+            lambda row, record: record_to_sample(record, f"{split}_{row}"),
+            name=split,
+            num_examples=num_examples,
         )
 
     def metadata(self) -> dict[str, Any]:

@@ -183,7 +183,7 @@ def fewshot_draws(
     """The draw rule of ``prompt_format`` over the few-shot split."""
     where = f"triviaqa: {fewshot_rows.where}"
     if prompt_format == "lm_eval":
-        copies = IdenticalRows(eval_rows, fewshot_rows)
+        copies = IdenticalRows(eval_rows.records, fewshot_rows.records)
         return LmEvalDraws(len(fewshot_rows), shots, seed, copies, where=where)
     return SeededDraws(len(fewshot_rows), shots, seed, where=where)
 

@@ -57,7 +57,7 @@ class LoglikelihoodDemonstrations(Mapping[int, str]):
 
     def __init__(self, pool: Rows, eval_rows: Rows, shots: int, seed: int) -> None:
         self.pool = pool
-        copies = IdenticalRows(eval_rows, pool)
+        copies = IdenticalRows(eval_rows.records, pool.records)
         self.draws = LmEvalDraws(len(pool), shots, seed, copies, where=f"winogrande: {pool.where}")
 
     def prefix(self, position: int) -> tuple[list[int], str]:

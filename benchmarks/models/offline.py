@@ -258,7 +258,7 @@ def known_questions() -> tuple[KnownQuestion, ...]:
 
     questions: list[KnownQuestion] = []
     for name, spec in specs().items():
-        questions += spec.oracle(bundled_data_files(name))
+        questions += spec.known_questions(bundled_data_files(name))
     return tuple(questions)
 
 

@@ -13,8 +13,8 @@ import pyarrow.parquet as pq
 import pytest
 from inspect_ai.dataset import Dataset
 
-from benchmarks.data.image_cache import ImageCacheError
 from benchmarks.data.hub import OFFLINE_HELP
+from benchmarks.data.image_cache import ImageCacheError
 from benchmarks.runtime.errors import DataError, DataUnavailableError
 from benchmarks.scienceqa import scienceqa
 

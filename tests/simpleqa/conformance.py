@@ -78,7 +78,7 @@ BAD_INPUTS = [
         b'{"id": "q1", "problem": "Who won?", "answer": "A"}\n'
         b'{"id": "q2", "problem": "Qui a gagn\xe9?", "answer": "A"}\n',
         ".jsonl",
-        lambda path: Fails(f"{path}, line 2: not UTF-8 text (invalid continuation byte)."),
+        lambda path: Fails(f"{path}: line 2 is not valid UTF-8 (invalid continuation byte)"),
     ),
     simpleqa_case(
         "duplicate ids",

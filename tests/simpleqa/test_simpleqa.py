@@ -722,7 +722,8 @@ def test_data_files_is_an_alias_for_a_local_file() -> None:
         (
             "broken.jsonl",
             '{{"id": "q1", "problem": "Q?", "answer": "A"}}\n{{"id": \n',
-            "{path}, line 2: not valid JSON (Expecting value at character 8).",
+            "{path}: could not be read as json: line 2 is not valid JSON (Expecting value, "
+            "character 8).",
         ),
         (
             "duplicate_ids.jsonl",
@@ -748,8 +749,10 @@ def test_non_utf8_bytes_are_reported(tmp_path: Path) -> None:
     path.write_bytes("metadata,problem,answer\nm,Qui a gagné?,A\n".encode("latin-1"))
     with pytest.raises(DataError) as raised:
         simpleqa(dataset_path=str(path))
-    assert str(raised.value).startswith(f"{path}, near line ")
-    assert str(raised.value).endswith(": not UTF-8 text (invalid continuation byte).")
+    assert str(raised.value) == (
+        f"{path}: line 2 is not valid UTF-8 (invalid continuation byte); re-encode the file "
+        "as UTF-8."
+    )
 
 
 def test_missing_local_file_is_reported(tmp_path: Path) -> None:

@@ -35,6 +35,8 @@ RANDOM_RIGHT = (0, 30)
 
 # What its scorer says of a no-reply output after "the model gave no reply (...); "
 # (tests/test_no_reply.py): the reference rule applied to the text it holds.
+EXPLANATION = r"normalized answer: '([^']+)'; matched alias '\1'"
+
 NO_REPLY_EXPLANATION = (
     r"normalized answer: 'this model s maximum context length is 4096 tokens'; no alias matched"
 )
