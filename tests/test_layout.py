@@ -11,6 +11,7 @@ what it looks for.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -310,6 +311,63 @@ def test_undeclared_imports_are_found(tmp_path: Path) -> None:
 
 def test_long_modules_are_found(tmp_path: Path) -> None:
     write(tmp_path, {"bench/long.py": "x = 1\n" * (MAX_LINES + 1)})
-    (path,) = modules_under(tmp_path, "bench")
+    (path,) = modules_under(tmp_path, "bench")  # the check itself, on any module
     with pytest.raises(AssertionError, match="has 351 lines"):
         test_no_module_is_over_350_lines(path)
+
+
+# ---------------------------------------------------------------------------
+# Inspect is composed, not patched
+
+# What patching Inspect at run time looks like in source: reading interpreter frames or their
+# locals, assigning a class to an object, setting attributes by name (an Inspect object's
+# method replaced), reading the command line (the entry point is imported by every inspect
+# command), Inspect's registry dict written.
+PATCHING = re.compile(
+    r"sys\._getframe|\.f_locals|\.f_back|__class__\s*=[^=]|\bsetattr\(|sys\.argv|\b_registry\["
+)
+# The most private Inspect names the package may use (runtime/inspect_private.py's __all__).
+MAX_PRIVATE_NAMES = 8
+
+
+@pytest.mark.parametrize("path", modules_under(ROOT, PACKAGE), ids=relative)
+def test_nothing_patches_inspect_at_run_time(path: Path) -> None:
+    found = [
+        f"line {number}: {line.strip()}"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if PATCHING.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert found == [], f"{relative(path)} patches Inspect at run time: {found}"
+
+
+def test_the_entry_point_exits_nowhere_and_reads_no_command_line() -> None:
+    source = (ROOT / PACKAGE / "_registry.py").read_text(encoding="utf-8")
+    assert "sys." not in source and "exit(" not in source
+
+
+def test_the_private_inspect_names_are_few_and_each_resolves() -> None:
+    # each is imported plainly: an Inspect without one fails at import, naming it
+    import benchmarks.runtime.inspect_private as private
+
+    names = list(private.__all__)
+    assert len(names) <= MAX_PRIVATE_NAMES, names
+    assert all(getattr(private, name, None) is not None for name in names)
+
+
+def test_patching_is_found(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "bench/a.py": (
+                "import sys\nframe = sys._getframe(1)\nx = frame.f_locals\nobj.__class__ = K\n"
+                "setattr(api, 'generate', f)\nargs = sys.argv\n# setattr(x, 'y', 1)\n"
+                "same = obj.__class__ == K\n"
+            )
+        },
+    )
+    (path,) = modules_under(tmp_path, "bench")  # the check itself, on any module
+    with pytest.raises(AssertionError) as found:
+        test_nothing_patches_inspect_at_run_time(path)
+    for line in (2, 3, 4, 5, 6):
+        assert f"line {line}:" in str(found.value)
+    assert "line 7:" not in str(found.value) and "line 8:" not in str(found.value)

@@ -48,14 +48,12 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import TYPE_CHECKING
 
-from benchmarks.runtime.lazy_modules import LazyModule
+import numpy as np
+
 from benchmarks.spec import FloatArray
 
 if TYPE_CHECKING:
-    import numpy as np
     import numpy.typing as npt
-else:
-    np = LazyModule("numpy")
 
 CONFIDENCE = 0.95
 # Bounds the memory of one block of bootstrap resample counts (float64 cells).

@@ -24,14 +24,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Literal
-
-from benchmarks.runtime.lazy_modules import LazyModule
-
-if TYPE_CHECKING:
-    from PIL import Image
-else:
-    Image = LazyModule("PIL.Image")
+from typing import Literal
 
 ImageFormat = Literal["png", "jpeg"]
 IMAGE_FORMATS: tuple[ImageFormat, ...] = ("png", "jpeg")
@@ -47,6 +40,8 @@ class ImageDecodeError(ValueError):
 
 @contextmanager
 def _decoding(data: bytes) -> Iterator[None]:
+    from PIL import Image  # with a ScienceQA task, not with every inspect command
+
     if not isinstance(data, (bytes, bytearray)) or len(data) == 0:
         raise ImageDecodeError("image bytes are empty")
     try:
@@ -82,6 +77,8 @@ def encoded_image(
         )
     if max_side is not None and (not isinstance(max_side, int) or max_side < 1):
         raise ValueError(f"max_side must be a positive integer or None, got {max_side!r}")
+    from PIL import Image  # with a ScienceQA task, not with every inspect command
+
     with _decoding(data):
         image = Image.open(io.BytesIO(data))
     size = scaled_size(image.size, max_side)

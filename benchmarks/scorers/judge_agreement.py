@@ -11,15 +11,11 @@ from typing import TYPE_CHECKING
 
 from inspect_ai.scorer import Metric, SampleScore
 
-from benchmarks.runtime.lazy_modules import LazyModule
 from benchmarks.runtime.registry_names import metric_named
 from benchmarks.scorers.simpleqa import GRADE_VALUE_KEYS, statistics_from_totals
 
 if TYPE_CHECKING:
-    import numpy as np
     import numpy.typing as npt
-else:
-    np = LazyModule("numpy")
 
 PANEL_STATISTICS = ("correct", "incorrect", "not_attempted", "attempted_accuracy", "f_score")
 
@@ -34,6 +30,8 @@ def judge_panel_metrics(renamed: dict[str, str] | None = None) -> Metric:
     names = renamed or {}
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
+        import numpy as np  # with the run's metrics, not with every inspect command
+
         verdicts = [panel_verdicts(sample_score) for sample_score in scores]
         sizes = {len(grades) for grades in verdicts}
         if not verdicts or sizes == {1}:
@@ -79,6 +77,8 @@ def fleiss_kappa(counts: npt.ArrayLike) -> float:
     Every subject must have the same number of ratings (at least 2). NaN when
     all ratings fall in one category.
     """
+    import numpy as np
+
     table = np.asarray(counts, dtype=float)
     if table.ndim != 2 or table.shape[0] == 0:
         raise ValueError(f"Fleiss' kappa needs a subjects x categories table, got {table.shape}.")

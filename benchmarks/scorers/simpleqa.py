@@ -11,18 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from inspect_ai.scorer import Metric, SampleScore, grouped, metric
 
-from benchmarks.runtime.lazy_modules import LazyModule
 from benchmarks.runtime.registry_names import metric_named, namespaced
 from benchmarks.spec import CompareMetric
-
-if TYPE_CHECKING:
-    import numpy as np
-else:
-    np = LazyModule("numpy")
 
 JUDGE_FAILURE = "JUDGE_FAILURE"
 # Score value keys, one per grade; exactly one is 1.0 in every score.
@@ -245,6 +239,8 @@ def simpleqa_task_metrics(topic_breakdown: bool = True) -> list[Metric | dict[st
 
 def _safe_divide(numerator: Any, denominator: Any) -> Any:
     # The tasks' own metrics report 0 for an empty denominator; so does this.
+    import numpy as np  # imported when compare needs it, not with the task
+
     result = np.zeros(np.broadcast(numerator, denominator).shape)
     np.divide(numerator, denominator, out=result, where=denominator != 0)
     return result
