@@ -2,7 +2,7 @@
 
 Every ``benchmarks/<name>.py`` ends with a ``SPEC = BenchmarkSpec(...)``;
 ``benchmarks.catalog`` finds them (every top-level module of the package that
-defines one). The registry (task names and the hint for a misspelled one), the
+defines one). The registry (task names), the
 offline models (which bundled questions they know, which prompts offer
 options), ``benchmarks.compare`` (value keys, metrics, breakdowns), the tables
 of the README and the docs (``python -m tests.docs_tables``), ``bench/`` and

@@ -176,7 +176,8 @@ def test_a_solver_from_the_command_line_runs_on_the_benchmarks_prompt(tmp_path: 
     ]
     for sample in log.samples:
         text = sample.messages[0].text
-        assert text.count("ANSWER: ") == 4 and text.endswith(COT.split("{prompt}")[1])
+        # three demonstrations, the template's instruction, chain_of_thought's
+        assert text.count("ANSWER: ") == 5 and text.endswith(COT.split("{prompt}")[1])
 
 
 LOGLIKELIHOOD_REFUSAL = (

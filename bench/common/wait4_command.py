@@ -5,7 +5,7 @@ reports in ``ru_maxrss`` at least the bench's own peak (hundreds of MB once it h
 bare task's inputs), whatever the command then uses. So the bench starts this small
 process (the standard library only, run by its path so that no package is imported), which
 starts the command and writes its ``wait4`` use as JSON to OUT: CPU seconds (user +
-system) and peak RSS of the command and the children it waited for (the rows child). What
+system) and peak RSS of the command and the children it waited for. What
 this process itself holds when it starts the command, about 10 MB, is the floor of that
 peak.
 """

@@ -63,7 +63,7 @@ def triviaqa_data(
     evidence_max_chars: int,
 ) -> TriviaQAData:
     """Read the splits, draw every question's demonstrations (checking each drawn row
-    now, before any model call) and build the lazy dataset."""
+    now, before any model call) and build the dataset."""
     config: str = settings.dataset_config
     if include_evidence:
         config = config.removesuffix(".nocontext")

@@ -2,7 +2,7 @@
 
 Each name below is private to Inspect (``inspect_ai._...``) and may move in any release.
 Every other module imports it from here, and each is imported plainly: a release without
-one fails at import, naming it, and ``tests/test_inspect_private.py`` lists them (at most
+one fails at import, naming it, and ``tests/test_layout.py`` counts them (at most
 eight). Beside each: why no public name serves, and what would let us drop it.
 """
 
