@@ -41,7 +41,6 @@ from benchmarks.data import download
 from benchmarks.data.rows import DataFiles
 from benchmarks.data.simpleqa import (
     DATASET_URL,
-    oracle_questions,
     record_to_sample,
     simpleqa_dataset,
 )
@@ -223,7 +222,6 @@ SPEC = BenchmarkSpec(
         metrics="`attempted_accuracy` (± stderr), `correct`, `f_score`, ... per topic",
     ),
     dataset=None,  # not on the Hub: the CSV, checked against its sha256
-    oracle=oracle_questions,
     profiles=SIMPLEQA_PROFILES,
     judged=True,
     # the switch 1.3.0 added, as 1.2.0 behaved; 1.4.0 renamed the topic metrics only;

@@ -36,7 +36,6 @@ from benchmarks.data.simpleqa_verified import (
     DATASET,
     DATASET_CONFIG,
     SPLIT,
-    oracle_questions,
     record_to_sample,
 )
 from benchmarks.data.source import DataSource, samples_dataset
@@ -188,7 +187,6 @@ SPEC = BenchmarkSpec(
         "multi-step, reasoning",
     ),
     dataset=DATASET,
-    oracle=oracle_questions,
     profiles=VERIFIED_PROFILES,
     judged=True,
     # 1.3.0 left grader_temperature and grader_max_tokens to the profile ("profile"), whose

@@ -199,10 +199,12 @@ class BenchmarkSpec:
 
 def questions_of_samples(spec: BenchmarkSpec) -> list[KnownQuestion]:
     """The default oracle rule: each sample of the bundled sample, known by its question's
-    text, answered with its target (as the random model's reply writes a letter)."""
+    text and its choices, answered with its target (as the random model's reply writes a
+    letter)."""
     reply = spec.offered_options.reply if spec.offered_options is not None else "{letter}"
     questions = []
     for sample in spec.task(bundled_sample=True).dataset:
         text = sample.input if isinstance(sample.input, str) else sample.input[-1].text
-        questions.append(KnownQuestion((text,), reply.format(letter=sample.target)))
+        keys = (text, *(choice.value for choice in sample.choices or []))
+        questions.append(KnownQuestion(keys, reply.format(letter=sample.target)))
     return questions

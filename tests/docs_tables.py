@@ -24,12 +24,8 @@ from pathlib import Path
 import yaml
 
 from benchmarks.catalog import specs
-from benchmarks.data.samples import (
-    bundled_data_files,
-    csv_records,
-    jsonl_records,
-    parquet_records,
-)
+from benchmarks.data.rows import local_records
+from benchmarks.data.samples import bundled_data_files
 from benchmarks.spec import BenchmarkSpec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,19 +117,17 @@ def revisions_table(benchmarks: list[BenchmarkSpec]) -> str:
     lines = ["| benchmark | Hub dataset | revision | pinned by |", "|---|---|---|---|"]
     for spec in benchmarks:
         if spec.dataset is not None:
+            revision = spec.dataset.revision
+            pinned = f"`{revision}`" if revision else "none pinned: the Hub's newest"
             lines.append(
-                f"| {spec.title} | `{spec.dataset.path}` | `{spec.dataset.revision}` "
-                f"| {spec.dataset.pinned_by} |"
+                f"| {spec.title} | `{spec.dataset.path}` | {pinned} "
+                f"| {spec.dataset.pinned_by or ''} |"
             )
     return "\n".join(lines) + "\n"
 
 
 def row_count(path: str) -> int:
-    if path.endswith(".jsonl"):
-        return len(jsonl_records(path))
-    if path.endswith(".csv"):
-        return len(csv_records(path))
-    return len(parquet_records(path, columns=[]))
+    return sum(1 for _ in local_records(Path(path)))
 
 
 def sample_source(spec: BenchmarkSpec) -> tuple[str, str]:

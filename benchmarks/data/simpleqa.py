@@ -24,11 +24,10 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from benchmarks.data import download
 from benchmarks.data.records import field, field_problem
 from benchmarks.data.rows import DataFiles, Rows, local_path, local_records
-from benchmarks.data.samples import csv_records, data_files_for
+from benchmarks.data.samples import data_files_for
 from benchmarks.data.source import announce_cut, samples_dataset
 from benchmarks.runtime.errors import DataError
 from benchmarks.runtime.task_parameters import fail
-from benchmarks.spec import KnownQuestion
 
 DATASET_URL = "https://openaipublic.blob.core.windows.net/simple-evals/simple_qa_test_set.csv"
 DATASET_SHA256 = "feee3f7e7db3617e94e8fcf1977b756ec420ef8568f4e0fcbbe0e92e9d5fc032"
@@ -255,8 +254,3 @@ def selected_rows(num_examples: int | None, available: int, draw: str, where: st
         f"{where}, drawn as simple-evals draws them (random.Random(0).sample)."
     )
     return random.Random(0).sample(range(available), num_examples)
-
-
-def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
-    """The bundled questions: known by the question; answered with the gold answer."""
-    return [KnownQuestion((r["problem"],), r["answer"]) for r in csv_records(files["test"])]

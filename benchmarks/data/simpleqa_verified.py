@@ -4,15 +4,12 @@ sample, and the bundled questions the offline oracle answers."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from inspect_ai.dataset import Sample
 
 from benchmarks.data.records import field
-from benchmarks.data.samples import csv_records
 from benchmarks.data.source import HubDataset
-from benchmarks.spec import KnownQuestion
 
 DATASET = HubDataset(
     "google/simpleqa-verified",
@@ -57,11 +54,6 @@ def boolean(record: dict[str, Any], name: str) -> bool:
     if isinstance(value, str) and value in BOOLEAN_TEXT:
         return BOOLEAN_TEXT[value]
     raise ValueError(f"field {name!r} should be true or false, got {value!r:.60}")
-
-
-def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
-    """The bundled questions: known by the question; answered with the gold answer."""
-    return [KnownQuestion((r["problem"],), r["answer"]) for r in csv_records(files["eval"])]
 
 
 def record_to_sample(record: dict[str, Any]) -> Sample:

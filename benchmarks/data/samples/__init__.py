@@ -6,7 +6,6 @@ file, so a benchmark can be tried with no network and no download.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 from collections.abc import Iterable, Mapping
@@ -74,12 +73,6 @@ def jsonl_records(path: str) -> list[dict[str, Any]]:
     """The rows of a bundled JSON Lines file (for the offline oracle)."""
     with open(path, encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
-
-
-def csv_records(path: str) -> list[dict[str, Any]]:
-    """The rows of a bundled CSV file (for the offline oracle)."""
-    with open(path, encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
 
 
 def parquet_records(path: str, columns: list[str] | None = None) -> list[dict[str, Any]]:
