@@ -12,6 +12,8 @@ from inspect_ai.model import get_model
 
 from benchmarks.catalog import BENCHMARKS, specs
 from benchmarks.models.offline import OfflineModelError, grade, oracle_reply, random_reply
+from benchmarks.models.server_checks import ServerSetupError
+from benchmarks.solvers.prompt_preview import prompt_messages
 from tests.conformance_pins import pinned
 
 
@@ -91,6 +93,32 @@ def test_random_replies_depend_on_the_prompt_and_the_seed_only() -> None:
     by_seed = {random_reply(prompt, seed=seed) for seed in range(20)}
     assert by_seed == {"ANSWER: A", "ANSWER: B"}
     assert random_reply("Question: (A) one\n(B) two\n(C) three", seed=1) in ("A", "B", "C")
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_a_bundled_prompt_is_answered_by_its_own_benchmarks_rule(name: str) -> None:
+    # benchmarks/random answers a multiple-choice prompt by the first benchmark's rule (in
+    # the specs' order) that finds option letters in it, whichever task asks. On the bundled
+    # samples that rule is the prompt's own benchmark's (none finds letters in a prompt of a
+    # benchmark without one), so each is answered by its own. Two rules may find letters in
+    # one prompt: Winogrande's prompts hold lettered option lines, which ScienceQA's rule
+    # finds too; Winogrande's comes first.
+    rules = {other: s.offered_options for other, s in specs().items() if s.offered_options}
+    spec = specs()[name]
+    for profile in spec.profiles:
+        task = spec.task(bundled_sample=True, profile=profile)
+        for sample in task.dataset:
+            try:
+                messages = prompt_messages(task, sample)
+            except (ValueError, ServerSetupError):
+                # a profile that asks for no reply (log-likelihood scoring), or sends token
+                # ids to a completions server (the text of another profile of its own)
+                continue
+            prompt = next(m.text for m in reversed(messages) if m.role == "user")
+            found = [other for other, rule in rules.items() if rule.letters(prompt)]
+            assert found[:1] == ([name] if name in found else []), (
+                f"{name}/{profile} {sample.id}: the rules of {found} find letters"
+            )
 
 
 @pytest.mark.parametrize(

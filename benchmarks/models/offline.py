@@ -10,7 +10,8 @@
   (scored as wrong), and a warning says so once.
 - ``benchmarks/random`` is a seeded random baseline: a random option letter
   for multiple-choice prompts (as each benchmark's spec tells them,
-  ``offered_options``), a random grade as a judge, and otherwise a
+  ``offered_options``: the first benchmark whose rule finds letters in the prompt
+  answers it), a random grade as a judge, and otherwise a
   random answer from the bundled answers. The reply depends only on the prompt
   and the seed (``-M seed=N``, default 0), so reruns reproduce it.
 
@@ -44,7 +45,6 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from benchmarks.data.samples import bundled_data_files
 from benchmarks.runtime.errors import UserInputError
-from benchmarks.runtime.inspect_private import sample_active
 from benchmarks.spec import KnownQuestion, OfferedOptions
 
 MODELS = ("oracle", "random")
@@ -203,17 +203,11 @@ def random_reply(prompt: str, seed: int) -> str:
     rng = random.Random(hashlib.sha256(f"{seed}\0{prompt}".encode()).digest())
     if grader_fields(prompt) is not None:
         return rng.choice("ABC")
-    for options in multiple_choice_rules(running_benchmark()):
+    for options in multiple_choice_rules():
         letters = options.letters(prompt)
         if letters:
             return options.reply.format(letter=rng.choice(letters))
     return rng.choice(bundled_free_text_answers())
-
-
-def running_benchmark() -> str | None:
-    """The benchmark whose sample this call serves (None: called outside a sample)."""
-    active = sample_active()
-    return None if active is None else active.task.rsplit("/", 1)[-1]
 
 
 def grader_fields(prompt: str) -> tuple[str, str] | None:
@@ -263,14 +257,14 @@ def known_questions() -> tuple[KnownQuestion, ...]:
 
 
 @functools.cache
-def multiple_choice_rules(benchmark: str | None = None) -> tuple[OfferedOptions, ...]:
-    """How each multiple-choice benchmark's prompts look: ``benchmark``'s own rule first (the
-    task that asks), then the others in the specs' order (the first that finds letters in a
-    prompt answers it: a chain of one's own may ask another benchmark's question)."""
+def multiple_choice_rules() -> tuple[OfferedOptions, ...]:
+    """How each multiple-choice benchmark's prompts look, in the specs' order: the first
+    rule that finds letters in a prompt answers it (whichever task asks: a chain of one's
+    own may ask another benchmark's question). On the bundled samples that rule is the
+    prompt's own benchmark's (tests/test_offline_models.py)."""
     from benchmarks.catalog import specs
 
-    ordered = sorted(specs().values(), key=lambda spec: spec.name != benchmark)
-    return tuple(s.offered_options for s in ordered if s.offered_options is not None)
+    return tuple(s.offered_options for s in specs().values() if s.offered_options is not None)
 
 
 @functools.cache

@@ -45,13 +45,10 @@ from inspect_ai.dataset._dataset import sample_input_len
 # hook so that hook stays out of the announcement. Hooks have no public way to load early.
 from inspect_ai.hooks._startup import init_hooks
 
-# sample_active: the task of the sample a model call serves, so that the offline random model
-# answers a multiple-choice prompt by that benchmark's rule (models/offline.py); a ModelAPI is
-# given only the messages, and no public API names the running task.
 # set_active_model_event_call: how Inspect's completions provider puts a request on the model
 # event before sending it (so a failed request is shown too); models/echo_completions.py
 # posts the same request and reads the reply itself, and no public API attaches a model call.
-from inspect_ai.log._samples import sample_active, set_active_model_event_call
+from inspect_ai.log._samples import set_active_model_event_call
 
 # active_generate_config: the run's generation settings, the task's with the command line's
 # (--max-tokens, ...) merged in; no public accessor gives them to a solver.
@@ -148,7 +145,6 @@ __all__ = [
     "parse_answers",
     "registry_key",
     "registry_params",
-    "sample_active",
     "sample_input_len",
     "sample_messages",
     "set_active_model_event_call",
