@@ -16,8 +16,11 @@
   and the seed (``-M seed=N``, default 0), so reruns reproduce it.
 
 Both set token usage (about four characters a token), so nothing downloads a
-tokenizer. The registry name is ``benchmarks/<model>`` (the ``benchmarks``
-model API, registered through the package's Inspect entry point).
+tokenizer. Both answer this package's completions requests (log-likelihoods, prompts sent
+as token ids: models/completions_requests.py) as a completions server would, in-process:
+their tokens are code points, the prompt comes back echoed with log-probabilities. The
+registry name is ``benchmarks/<model>`` (the ``benchmarks`` model API, registered through
+the package's Inspect entry point).
 """
 
 from __future__ import annotations
@@ -32,11 +35,9 @@ from typing import Any
 
 from inspect_ai.model import (
     ChatMessage,
-    ChatMessageUser,
     GenerateConfig,
-    Logprob,
-    Logprobs,
     ModelAPI,
+    ModelCall,
     ModelOutput,
     ModelUsage,
     modelapi,
@@ -44,6 +45,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from benchmarks.data.samples import bundled_data_files
+from benchmarks.models.completions_requests import CompletionsServer, answer, is_request
 from benchmarks.runtime.errors import UserInputError
 from benchmarks.spec import KnownQuestion, OfferedOptions
 
@@ -66,7 +68,7 @@ class OfflineModelError(UserInputError):
 
 
 @modelapi(name="benchmarks")
-class OfflineModel(ModelAPI):
+class OfflineModel(ModelAPI, CompletionsServer):
     """``benchmarks/oracle`` or ``benchmarks/random`` (see the module docstring)."""
 
     def __init__(
@@ -89,64 +91,67 @@ class OfflineModel(ModelAPI):
     def max_connections(self) -> int:
         return 64
 
-    # Completions-endpoint requests (benchmarks/solvers/loglikelihood.py, token-id prompts): tokens
-    # are code points, and the prompt's log-probabilities come back echoed (and as
-    # prompt_logprobs), as a completions server sends them.
-    echoes_prompt_logprobs = True
-    eos_token = "\x00"
-
-    async def tokenize(self, text: str) -> list[int]:
-        return [ord(character) for character in text]
-
     async def generate(
         self,
         input: list[ChatMessage],
         tools: list[ToolInfo],
         tool_choice: ToolChoice,
         config: GenerateConfig,
-    ) -> ModelOutput:
-        token_ids = (input[0].metadata or {}).get("prompt_token_ids") if input else None
-        scores_prompt = bool((config.extra_body or {}).get("echo") or config.prompt_logprobs)
-        if token_ids and isinstance(token_ids[0], list) and scores_prompt:  # a list of prompts
-            return self.echo_each(token_ids)
-        if token_ids is not None and scores_prompt:
-            return self.echo(token_ids)
-        if token_ids is not None:  # a prompt sent as token ids (code points here)
-            input = [ChatMessageUser(content="".join(chr(token) for token in token_ids))]
+    ) -> ModelOutput | tuple[ModelOutput | Exception, ModelCall]:
+        if is_request(input):  # a log-likelihood, or a prompt sent as token ids
+            return await answer(self, input, config)
         prompt = "\n".join(message.text for message in input)
-        if scores_prompt:  # a log-likelihood request sent as text
-            return self.echo([ord(character) for character in prompt])
         last_user = next((m.text for m in reversed(input) if m.role == "user"), prompt)
-        if self.model_name == "oracle":
-            reply = oracle_reply(last_user)
-        else:
-            reply = random_reply(last_user, self.seed)
+        reply = self.reply(last_user)
         output = ModelOutput.from_content(model=f"benchmarks/{self.model_name}", content=reply)
-        input_tokens = max(1, len(prompt) // 4)
-        output_tokens = max(1, len(reply) // 4)
-        output.usage = ModelUsage(
-            input_tokens=input_tokens,
-            output_tokens=output_tokens,
-            total_tokens=input_tokens + output_tokens,
-        )
+        output.usage = usage(prompt, reply)
         return output
 
-    def echo_each(self, prompts: list[list[int]]) -> ModelOutput:
-        """A list of prompts echoed as a server does: a choice each, in order, usage summed."""
-        outputs = [self.echo(token_ids) for token_ids in prompts]
-        output = outputs[0]
-        output.choices = [one.choices[0] for one in outputs]
-        output.usage = ModelUsage(
-            input_tokens=sum(len(token_ids) for token_ids in prompts),
-            output_tokens=len(prompts),
-            total_tokens=sum(len(token_ids) + 1 for token_ids in prompts),
-        )
-        return output
+    def reply(self, prompt: str) -> str:
+        if self.model_name == "oracle":
+            return oracle_reply(prompt)
+        return random_reply(prompt, self.seed)
 
-    def echo(self, token_ids: list[int]) -> ModelOutput:
-        """The prompt's tokens echoed with log-probabilities, then one generated token: the
-        oracle finds the request for the right option likely (-0.1 a token, else -1); the
-        random model draws them, seeded by the prompt."""
+    # This package's completions requests (models/completions_requests.py), answered as a
+    # completions server answers them: tokens are code points, and the prompt's
+    # log-probabilities come back echoed (and as prompt_logprobs).
+
+    async def tokenize(self, text: str) -> list[int]:
+        return [ord(character) for character in text]
+
+    async def eos_token(self) -> str:
+        return "\x00"
+
+    async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
+        prompt = body["prompt"]
+        if isinstance(prompt, str):
+            prompt = await self.tokenize(prompt)
+        prompts = prompt if prompt and isinstance(prompt[0], list) else [prompt]
+        model = f"benchmarks/{self.model_name}"
+        if body.get("echo") or body.get("prompt_logprobs") is not None:
+            choices = [self.echo(index, token_ids) for index, token_ids in enumerate(prompts)]
+            sent = sum(len(token_ids) for token_ids in prompts)
+            counts = {
+                "prompt_tokens": sent,
+                "completion_tokens": len(prompts),
+                "total_tokens": sent + len(prompts),
+            }
+            return {"model": model, "choices": choices, "usage": counts}
+        text = "".join(chr(token) for token in prompts[0])
+        reply = self.reply(text)
+        spent = usage(text, reply)
+        counts = {
+            "prompt_tokens": spent.input_tokens,
+            "completion_tokens": spent.output_tokens,
+            "total_tokens": spent.total_tokens,
+        }
+        choice = {"index": 0, "text": reply, "finish_reason": "stop"}
+        return {"model": model, "choices": [choice], "usage": counts}
+
+    def echo(self, index: int, token_ids: list[int]) -> dict[str, Any]:
+        """One prompt's choice: its tokens echoed with log-probabilities (the first has none),
+        then one generated token. The oracle finds the request for the right option likely
+        (-0.1 a token, else -1); the random model draws them, seeded by the prompt."""
         text = "".join(chr(token) for token in token_ids)
         if self.model_name == "oracle":
             likely = any(text.endswith(q.likely) for q in known_questions() if q.likely)
@@ -154,20 +159,35 @@ class OfflineModel(ModelAPI):
         else:
             rng = random.Random(hashlib.sha256(f"{self.seed}\0{text}".encode()).digest())
             values = [-rng.random() for _ in token_ids]
-        entries = [
-            Logprob(token=chr(token), logprob=value)
-            for token, value in zip(token_ids[1:], values[1:], strict=True)
-        ]
-        entries.append(Logprob(token=".", logprob=-1.0))
-        output = ModelOutput.from_content(
-            model=f"benchmarks/{self.model_name}", content=text + entries[-1].token
-        )
-        output.choices[0].logprobs = Logprobs(content=entries)
-        output.choices[0].prompt_logprobs = Logprobs(content=entries[:-1])
-        output.usage = ModelUsage(
-            input_tokens=len(token_ids), output_tokens=1, total_tokens=len(token_ids) + 1
-        )
-        return output
+        tokens = [chr(token) for token in token_ids]
+        return {
+            "index": index,
+            "text": text + ".",
+            "finish_reason": "length",
+            "logprobs": {
+                "tokens": [*tokens, "."],
+                "token_logprobs": [
+                    *(None if position == 0 else value for position, value in enumerate(values)),
+                    -1.0,
+                ],
+            },
+            "prompt_logprobs": [None]
+            + [
+                {str(token): {"logprob": value, "rank": 1, "decoded_token": chr(token)}}
+                for token, value in zip(token_ids[1:], values[1:], strict=True)
+            ],
+        }
+
+
+def usage(prompt: str, reply: str) -> ModelUsage:
+    """About four characters a token."""
+    input_tokens = max(1, len(prompt) // 4)
+    output_tokens = max(1, len(reply) // 4)
+    return ModelUsage(
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        total_tokens=input_tokens + output_tokens,
+    )
 
 
 UNKNOWN_QUESTION = (

@@ -45,11 +45,6 @@ from inspect_ai.dataset._dataset import sample_input_len
 # hook so that hook stays out of the announcement. Hooks have no public way to load early.
 from inspect_ai.hooks._startup import init_hooks
 
-# set_active_model_event_call: how Inspect's completions provider puts a request on the model
-# event before sending it (so a failed request is shown too); models/echo_completions.py
-# posts the same request and reads the reply itself, and no public API attaches a model call.
-from inspect_ai.log._samples import set_active_model_event_call
-
 # active_generate_config: the run's generation settings, the task's with the command line's
 # (--max-tokens, ...) merged in; no public accessor gives them to a solver.
 from inspect_ai.model._generate_config import active_generate_config
@@ -60,10 +55,6 @@ from inspect_ai.model._generate_config import active_generate_config
 # its model active), so that a profile can check the server's endpoints before any
 # sample; get_model() would make a model where none is active.
 from inspect_ai.model._model import active_model, init_model_roles
-
-# HttpxHooks.REQUEST_ID_HEADER: the header that ties a request to the model call its
-# provider's HTTP hooks time (models/echo_completions.py sends it as Inspect's provider does).
-from inspect_ai.model._providers.util.hooks import HttpxHooks
 
 # parse_answers: the letter(s) Inspect's multiple_choice() reads from a reply, which its
 # choice() scorer relies on; the inspect_choice parser must read as the installed Inspect
@@ -90,8 +81,6 @@ except ImportError:  # pragma: no cover - a later Inspect
     get_installed_package_name = None  # type: ignore[assignment]
     _registry = None  # type: ignore[assignment]
     registry_key = None  # type: ignore[assignment]
-
-REQUEST_ID_HEADER = HttpxHooks.REQUEST_ID_HEADER
 
 # eval_run's prepare_options (inspect_ai._eval.run): where eval(), eval-set, eval-retry and
 # the inspect command build every sample of a task (ensuring ids) before any sample runs. Its
@@ -121,22 +110,13 @@ def eval_replacing_solver(depth: int = 8) -> tuple[Any, Any, Any] | None:
     return None
 
 
-# Model._connection_concurrency: a slot of the model's own connection pool (static or
-# adaptive, keyed as its requests are); the server's tokenizer calls hold one, so that
-# --max-connections bounds them too. No public API hands out a slot of that pool.
-def connection_slot(model: Any, config: Any) -> Any:
-    return model._connection_concurrency(config)
-
-
 __all__ = [
     "TASK_ALL_PARAMS_ATTR",
     "GENERATE_CONFIG_FIELDS_TO_EXCLUDE",
-    "REQUEST_ID_HEADER",
     "PrerequisiteError",
     "_registry",
     "active_generate_config",
     "active_model",
-    "connection_slot",
     "eval_replacing_solver",
     "format_template",
     "get_installed_package_name",
@@ -147,5 +127,4 @@ __all__ = [
     "registry_params",
     "sample_input_len",
     "sample_messages",
-    "set_active_model_event_call",
 ]
