@@ -11,7 +11,13 @@ from inspect_ai import eval
 from inspect_ai.model import get_model
 
 from benchmarks.catalog import BENCHMARKS, specs
-from benchmarks.models.offline import OfflineModelError, grade, oracle_reply, random_reply
+from benchmarks.models.offline import (
+    OfflineModelError,
+    grade,
+    multiple_choice_rules,
+    oracle_reply,
+    random_reply,
+)
 from benchmarks.models.server_checks import ServerSetupError
 from benchmarks.solvers.prompt_preview import prompt_messages
 from tests.conformance_pins import pinned
@@ -103,7 +109,7 @@ def test_a_bundled_prompt_is_answered_by_its_own_benchmarks_rule(name: str) -> N
     # benchmark without one), so each is answered by its own. Two rules may find letters in
     # one prompt: Winogrande's prompts hold lettered option lines, which ScienceQA's rule
     # finds too; Winogrande's comes first.
-    rules = {other: s.offered_options for other, s in specs().items() if s.offered_options}
+    owners = {id(s.offered_options): other for other, s in specs().items() if s.offered_options}
     spec = specs()[name]
     for profile in spec.profiles:
         task = spec.task(bundled_sample=True, profile=profile)
@@ -115,7 +121,7 @@ def test_a_bundled_prompt_is_answered_by_its_own_benchmarks_rule(name: str) -> N
                 # ids to a completions server (the text of another profile of its own)
                 continue
             prompt = next(m.text for m in reversed(messages) if m.role == "user")
-            found = [other for other, rule in rules.items() if rule.letters(prompt)]
+            found = [owners[id(rule)] for rule in multiple_choice_rules() if rule.letters(prompt)]
             assert found[:1] == ([name] if name in found else []), (
                 f"{name}/{profile} {sample.id}: the rules of {found} find letters"
             )
