@@ -13,6 +13,7 @@ from inspect_ai.model import get_model
 from benchmarks.catalog import BENCHMARKS, specs
 from benchmarks.models.offline import (
     OfflineModelError,
+    asked_benchmark,
     grade,
     multiple_choice_rules,
     oracle_reply,
@@ -103,12 +104,12 @@ def test_random_replies_depend_on_the_prompt_and_the_seed_only() -> None:
 
 @pytest.mark.parametrize("name", BENCHMARKS)
 def test_a_bundled_prompt_is_answered_by_its_own_benchmarks_rule(name: str) -> None:
-    # benchmarks/random answers a multiple-choice prompt by the first benchmark's rule (in
-    # the specs' order) that finds option letters in it, whichever task asks. On the bundled
-    # samples that rule is the prompt's own benchmark's (none finds letters in a prompt of a
-    # benchmark without one), so each is answered by its own. Two rules may find letters in
-    # one prompt: Winogrande's prompts hold lettered option lines, which ScienceQA's rule
-    # finds too; Winogrande's comes first.
+    # benchmarks/random answers a multiple-choice prompt by the first rule that finds option
+    # letters in it, whichever task asks, the rule of the benchmark whose bundled question
+    # the prompt asks tried first. On the bundled samples that is the prompt's own
+    # benchmark's rule (none finds letters in a prompt of a benchmark without one), though
+    # two rules may find letters in one prompt: ScienceQA's reads lettered option lines,
+    # which Winogrande's prompts hold too.
     owners = {id(s.offered_options): other for other, s in specs().items() if s.offered_options}
     spec = specs()[name]
     for profile in spec.profiles:
@@ -121,8 +122,9 @@ def test_a_bundled_prompt_is_answered_by_its_own_benchmarks_rule(name: str) -> N
                 # ids to a completions server (the text of another profile of its own)
                 continue
             prompt = next(m.text for m in reversed(messages) if m.role == "user")
-            found = [owners[id(rule)] for rule in multiple_choice_rules() if rule.letters(prompt)]
-            assert found[:1] == ([name] if name in found else []), (
+            rules = multiple_choice_rules(asked_benchmark(prompt))
+            found = [owners[id(rule)] for rule in rules if rule.letters(prompt)]
+            assert found[:1] == ([name] if spec.offered_options else []), (
                 f"{name}/{profile} {sample.id}: the rules of {found} find letters"
             )
 

@@ -10,10 +10,11 @@
   (scored as wrong), and a warning says so once.
 - ``benchmarks/random`` is a seeded random baseline: a random option letter
   for multiple-choice prompts (as each benchmark's spec tells them,
-  ``offered_options``: the first benchmark whose rule finds letters in the prompt
-  answers it), a random grade as a judge, and otherwise a
-  random answer from the bundled answers. The reply depends only on the prompt
-  and the seed (``-M seed=N``, default 0), so reruns reproduce it.
+  ``offered_options``: the first rule that finds letters in the prompt answers
+  it, the rule of the benchmark whose bundled question it asks tried first), a
+  random grade as a judge, and otherwise a random answer from the bundled answers.
+  The reply depends only on the prompt and the seed (``-M seed=N``, default 0), so
+  reruns reproduce it.
 
 Both set token usage (about four characters a token), so nothing downloads a
 tokenizer. Both answer this package's completions requests (log-likelihoods, prompts sent
@@ -223,7 +224,7 @@ def random_reply(prompt: str, seed: int) -> str:
     rng = random.Random(hashlib.sha256(f"{seed}\0{prompt}".encode()).digest())
     if grader_fields(prompt) is not None:
         return rng.choice("ABC")
-    for options in multiple_choice_rules():
+    for options in multiple_choice_rules(asked_benchmark(prompt)):
         letters = options.letters(prompt)
         if letters:
             return options.reply.format(letter=rng.choice(letters))
@@ -251,40 +252,63 @@ def _comparable(text: str) -> str:
 
 
 def find_known_question(prompt: str) -> KnownQuestion | None:
-    """The bundled question this prompt ends with: every key in the prompt, the
-    first key found latest (demonstrations come before the question), then the
+    """The bundled question this prompt ends with (see ``find_known``)."""
+    found = find_known(prompt)
+    return None if found is None else found[1]
+
+
+def asked_benchmark(prompt: str) -> str | None:
+    """The benchmark whose bundled question this prompt asks (None: no bundled question)."""
+    found = find_known(prompt)
+    return None if found is None else found[0]
+
+
+def find_known(prompt: str) -> tuple[str, KnownQuestion] | None:
+    """The bundled question this prompt ends with, and its benchmark: every key in the
+    prompt, the first key found latest (demonstrations come before the question), then the
     most text matched."""
     best: tuple[int, int] | None = None
     found = None
-    for question in known_questions():
+    for benchmark, question in bundled_questions():
         if not all(key in prompt for key in question.keys):
             continue
         rank = (prompt.rfind(question.keys[0]), sum(len(key) for key in question.keys))
         if best is None or rank > best:
-            best, found = rank, question
+            best, found = rank, (benchmark, question)
     return found
 
 
 @functools.cache
-def known_questions() -> tuple[KnownQuestion, ...]:
-    """Every bundled question, by each benchmark's own rule (its spec's ``oracle``)."""
+def bundled_questions() -> tuple[tuple[str, KnownQuestion], ...]:
+    """Every bundled question with its benchmark, by each benchmark's own rule (its spec's
+    ``oracle``)."""
     from benchmarks.catalog import specs
 
-    questions: list[KnownQuestion] = []
-    for name, spec in specs().items():
-        questions += spec.oracle(bundled_data_files(name))
-    return tuple(questions)
+    return tuple(
+        (name, question)
+        for name, spec in specs().items()
+        for question in spec.oracle(bundled_data_files(name))
+    )
 
 
 @functools.cache
-def multiple_choice_rules() -> tuple[OfferedOptions, ...]:
-    """How each multiple-choice benchmark's prompts look, in the specs' order: the first
-    rule that finds letters in a prompt answers it (whichever task asks: a chain of one's
-    own may ask another benchmark's question). On the bundled samples that rule is the
-    prompt's own benchmark's (tests/test_offline_models.py)."""
+def known_questions() -> tuple[KnownQuestion, ...]:
+    """Every bundled question."""
+    return tuple(question for _, question in bundled_questions())
+
+
+@functools.cache
+def multiple_choice_rules(benchmark: str | None = None) -> tuple[OfferedOptions, ...]:
+    """How each multiple-choice benchmark's prompts look: ``benchmark``'s own rule first
+    (the benchmark whose bundled question the prompt asks), then the others in the specs'
+    order. The first rule that finds letters in a prompt answers it, whichever task asks (a
+    chain of one's own may ask another benchmark's question). Two rules may find letters in
+    one prompt (ScienceQA's reads lettered option lines, which Winogrande's prompts hold
+    too), so a bundled question is answered by its own benchmark's rule first."""
     from benchmarks.catalog import specs
 
-    return tuple(s.offered_options for s in specs().values() if s.offered_options is not None)
+    ordered = sorted(specs().values(), key=lambda spec: spec.name != benchmark)
+    return tuple(s.offered_options for s in ordered if s.offered_options is not None)
 
 
 @functools.cache
