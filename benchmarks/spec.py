@@ -205,6 +205,6 @@ def questions_of_samples(spec: BenchmarkSpec) -> list[KnownQuestion]:
     questions = []
     for sample in spec.task(bundled_sample=True).dataset:
         text = sample.input if isinstance(sample.input, str) else sample.input[-1].text
-        keys = (text, *(choice.value for choice in sample.choices or []))
+        keys = (text, *(sample.choices or []))
         questions.append(KnownQuestion(keys, reply.format(letter=sample.target)))
     return questions

@@ -1,6 +1,7 @@
-"""Log-likelihood scoring (benchmarks/solvers/loglikelihood.py): the sum read from an echoed reply,
-the replies that hold no usable log-probabilities, the providers refused before any
-request, the choice and its explanation."""
+"""Log-likelihood scoring (benchmarks/solvers/loglikelihood.py, the replies read in
+benchmarks/models/echo_completions.py): the sum read from an echoed reply, the replies that
+hold no usable log-probabilities, the providers refused before any request, the choice and
+its explanation."""
 
 from __future__ import annotations
 
@@ -9,41 +10,35 @@ from typing import Any
 
 import pytest
 from inspect_ai import eval
-from inspect_ai.model import Logprob, Logprobs, ModelOutput, ModelUsage
 
 from benchmarks.data.winogrande_loglikelihood import option_requests
-from benchmarks.solvers.loglikelihood import (
-    LoglikelihoodError,
-    continuation_logprob,
-    text_continuation_logprob,
-)
+from benchmarks.models.echo_completions import echoed_continuation, text_continuation
+from benchmarks.solvers.loglikelihood import LoglikelihoodError
 from benchmarks.winogrande import winogrande
 from tests.completions_server import CompletionsServer
 from tests.scripted import scripted_model
 
 
-def echoed(values: list[float], generated: int = 1) -> ModelOutput:
-    output = ModelOutput.from_content(model="m", content="x")
-    output.choices[0].logprobs = Logprobs(
-        content=[Logprob(token=str(i), logprob=v) for i, v in enumerate(values)]
-    )
-    output.usage = ModelUsage(input_tokens=len(values), output_tokens=generated)
-    return output
+def echoed(values: list[float | None]) -> dict[str, Any]:
+    """A reply's choice echoing tokens "0", "1", ... with ``values``."""
+    tokens = [str(i) for i in range(len(values))]
+    return {"text": "x", "logprobs": {"tokens": tokens, "token_logprobs": values}}
 
 
 def test_the_continuation_is_counted_from_the_end_before_the_generated_token() -> None:
     # prompt tokens 2..6 echoed (the first has none), then one generated token
-    assert continuation_logprob(echoed([-1.0, -2.0, -3.0, -4.0, -9.0]), 2) == -7.0
+    read = echoed_continuation(echoed([None, -1.0, -2.0, -3.0, -4.0, -9.0]), 2, generated=1)
+    assert (read.loglikelihood, read.tokens) == (-7.0, ["3", "4"])
 
 
 @pytest.mark.parametrize(
-    "output",
-    [echoed([-1.0, -2.0]), ModelOutput.from_content(model="m", content="x")],
+    "choice",
+    [echoed([None, -1.0, -2.0]), {"text": "x"}],
     ids=["fewer than the continuation", "no logprobs"],
 )
-def test_a_reply_without_usable_logprobs_is_an_error(output: ModelOutput) -> None:
+def test_a_reply_without_usable_logprobs_is_an_error(choice: dict[str, Any]) -> None:
     with pytest.raises(LoglikelihoodError) as raised:
-        continuation_logprob(output, 3)
+        echoed_continuation(choice, 3, generated=1)
     assert str(raised.value).endswith(
         "fewer than the 3 continuation tokens and 1 generated; the server must echo the "
         "prompt's log-probabilities (echo: true, logprobs: 1)."
@@ -96,12 +91,11 @@ def test_the_offline_oracle_answers_by_loglikelihood_and_the_explanation_says_so
     )
 
 
-def echoed_text(tokens: list[str], values: list[float], completion: str) -> ModelOutput:
-    output = ModelOutput.from_content(model="m", content=completion)
-    output.choices[0].logprobs = Logprobs(
-        content=[Logprob(token=t, logprob=v) for t, v in zip(tokens, values, strict=True)]
-    )
-    return output
+def echoed_text(tokens: list[str], values: list[float], completion: str) -> dict[str, Any]:
+    """A reply's choice echoing ``completion`` (``tokens`` after its first, which has no
+    log-probability)."""
+    logprobs = {"tokens": ["The", *tokens], "token_logprobs": [None, *values]}
+    return {"text": completion, "logprobs": logprobs}
 
 
 def test_a_text_request_is_split_where_the_continuation_text_begins() -> None:
@@ -112,7 +106,9 @@ def test_a_text_request_is_split_where_the_continuation_text_begins() -> None:
     tokens = [" cup", " fell", " off", " the", " table", " '", "s", " edge", ".", " Paris"]
     values = [-1.0, -2.0, -3.0, -4.0, -5.0, -0.25, -0.5, -1.5, -2.5, -9.0]
     output = echoed_text(tokens, values, prompt + " Paris")
-    assert text_continuation_logprob(output, prompt, len("The cup fell off the table")) == -4.75
+    assert (
+        text_continuation(output, prompt, len("The cup fell off the table")).loglikelihood == -4.75
+    )
 
 
 def test_without_an_entry_for_the_generated_token_the_last_prompt_token_is_left_out() -> None:
@@ -122,14 +118,16 @@ def test_without_an_entry_for_the_generated_token_the_last_prompt_token_is_left_
     tokens = [" cup", " fell", " off", " the", " table", " '", "s", " edge", "."]
     values = [-1.0, -2.0, -3.0, -4.0, -5.0, -0.25, -0.5, -1.5, -2.5]
     output = echoed_text(tokens, values, prompt + "\n")
-    assert text_continuation_logprob(output, prompt, len("The cup fell off the table")) == -2.25
+    assert (
+        text_continuation(output, prompt, len("The cup fell off the table")).loglikelihood == -2.25
+    )
 
 
 def test_a_token_across_the_boundary_belongs_to_the_context() -> None:
     prompt = "ab cd"  # context "ab c": the token " cd" starts before its end
     output = echoed_text(["b", " cd", "!"], [-1.0, -2.0, -9.0], prompt + "!")
-    assert text_continuation_logprob(output, prompt, len("ab c")) == 0.0
-    assert text_continuation_logprob(output, prompt, len("ab")) == -2.0
+    assert text_continuation(output, prompt, len("ab c")).loglikelihood == 0.0
+    assert text_continuation(output, prompt, len("ab")).loglikelihood == -2.0
 
 
 @pytest.mark.parametrize(
@@ -146,7 +144,7 @@ def test_a_text_reply_that_cannot_be_split_is_an_error(
 ) -> None:
     output = echoed_text(tokens, [-1.0] * len(tokens), completion)
     with pytest.raises(LoglikelihoodError) as raised:
-        text_continuation_logprob(output, "xa b", 2)
+        text_continuation(output, "xa b", 2)
     assert str(raised.value).startswith(message)
 
 

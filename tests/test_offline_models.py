@@ -11,7 +11,16 @@ from inspect_ai import eval
 from inspect_ai.model import get_model
 
 from benchmarks.catalog import BENCHMARKS, specs
-from benchmarks.models.offline import OfflineModelError, grade, oracle_reply, random_reply
+from benchmarks.models.offline import (
+    OfflineModelError,
+    asked_benchmark,
+    grade,
+    multiple_choice_rules,
+    oracle_reply,
+    random_reply,
+)
+from benchmarks.models.server_checks import ServerSetupError
+from benchmarks.solvers.prompt_preview import prompt_messages
 from tests.conformance_pins import pinned
 
 
@@ -91,6 +100,33 @@ def test_random_replies_depend_on_the_prompt_and_the_seed_only() -> None:
     by_seed = {random_reply(prompt, seed=seed) for seed in range(20)}
     assert by_seed == {"ANSWER: A", "ANSWER: B"}
     assert random_reply("Question: (A) one\n(B) two\n(C) three", seed=1) in ("A", "B", "C")
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_a_bundled_prompt_is_answered_by_its_own_benchmarks_rule(name: str) -> None:
+    # benchmarks/random answers a multiple-choice prompt by the first rule that finds option
+    # letters in it, whichever task asks, the rule of the benchmark whose bundled question
+    # the prompt asks tried first. On the bundled samples that is the prompt's own
+    # benchmark's rule (none finds letters in a prompt of a benchmark without one), though
+    # two rules may find letters in one prompt: ScienceQA's reads lettered option lines,
+    # which Winogrande's prompts hold too.
+    owners = {id(s.offered_options): other for other, s in specs().items() if s.offered_options}
+    spec = specs()[name]
+    for profile in spec.profiles:
+        task = spec.task(bundled_sample=True, profile=profile)
+        for sample in task.dataset:
+            try:
+                messages = prompt_messages(task, sample)
+            except (ValueError, ServerSetupError):
+                # a profile that asks for no reply (log-likelihood scoring), or sends token
+                # ids to a completions server (the text of another profile of its own)
+                continue
+            prompt = next(m.text for m in reversed(messages) if m.role == "user")
+            rules = multiple_choice_rules(asked_benchmark(prompt))
+            found = [owners[id(rule)] for rule in rules if rule.letters(prompt)]
+            assert found[:1] == ([name] if spec.offered_options else []), (
+                f"{name}/{profile} {sample.id}: the rules of {found} find letters"
+            )
 
 
 @pytest.mark.parametrize(

@@ -12,18 +12,22 @@ scoring (whose requests no batch API takes) refuses ``--batch``.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp import web
 from inspect_ai import eval as inspect_eval
+from inspect_ai.model import get_model
 
 from benchmarks.catalog import specs
-from benchmarks.models.server_checks import ServerSetupError
+from benchmarks.models.server_checks import ServerSetupError, check_server
 from benchmarks.runtime.errors import TaskParameterError
+from benchmarks.solvers.loglikelihood import NEEDS
 from benchmarks.winogrande import winogrande
-from tests.completions_server import CompletionsServer
+from tests.completions_server import CompletionsServer, is_check
 
 MODEL = "openai-api-completions/loopback/scripted"
 ALL_TOKENIZER_ROUTES = frozenset({"/tokenize", "/detokenize", "/tokenizer_info"})
@@ -206,6 +210,37 @@ def test_a_task_built_before_its_model_is_checked_at_its_first_request(
         log.error.message
     )
     assert sent == []
+
+
+class RecordsChecks(CompletionsServer):
+    """Keeps each endpoint check's path and the model it names."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.checks: list[tuple[str, str]] = []
+
+    @web.middleware
+    async def _pacing(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if is_check(request):
+            self.checks.append((request.path, (await request.json())["model"]))
+        return await super()._pacing(request, handler)
+
+
+def test_each_served_model_is_checked_on_a_server_already_checked() -> None:
+    # one URL may route several models (a router, vLLM's LoRA adapters): each is asked
+    with RecordsChecks() as server:
+
+        async def check(name: str) -> None:
+            model = get_model(
+                f"{MODEL.rsplit('/', 1)[0]}/{name}", base_url=server.base_url, api_key="x"
+            )
+            await check_server(model, NEEDS["token_ids"])
+
+        for name in ("scripted", "scripted", "other"):
+            asyncio.run(check(name))
+        checks = list(server.checks)
+    endpoints = ("/tokenize", "/v1/completions")
+    assert checks == [(path, name) for name in ("scripted", "other") for path in endpoints]
 
 
 # ---------------------------------------------------------------------------

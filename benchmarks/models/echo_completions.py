@@ -1,53 +1,34 @@
-"""A completions client of our own for log-likelihood requests: the served model's own
-provider, sent the same body, with the reply read as plain JSON.
+"""Reading a completions endpoint's reply to a log-likelihood request, as plain JSON.
 
-Inspect's ``openai-api-completions`` and ``vllm-completions`` providers parse every
-echoed reply through the OpenAI SDK's response models and then into Inspect's
-``Logprobs``: one object per prompt token, with its top log-probabilities, of which a
-log-likelihood needs only the numbers. ``echo_model(model)`` is a ``Model`` over a copy
-of ``model``'s provider whose ``generate`` posts the body Inspect's provider would post
-(``generate_raw_completions``: the same fields from the same ``GenerateConfig``,
-through the same SDK client, so the same headers and errors), keeps the reply's JSON as
-the model call, and hands back each echoed token with its log-probability in
-``ModelOutput.metadata``. Being a copy, it keeps the provider's name in the log, its
-connection pool (``--max-connections``), its retry rules and its HTTP client; being a
-``Model``, each request is a model event in the transcript, retried and timed out
-(``--attempt-timeout``) as any other.
+A log-likelihood needs, of the reply, the log-probabilities of the continuation's tokens:
+the last echoed entries before the generated ones for token ids (lm-evaluation-harness
+0.4.13's ``local-completions``, ``openai_completions.py`` 99-117), the last entries of
+vLLM's ``prompt_logprobs``, or for text the echoed entries from the first token whose
+text starts at or past the end of the context, the last entry left out (its ``gguf``
+client's ``get_result``). Each reading keeps the continuation's tokens and
+log-probabilities (``Scored``) and nothing else of the reply: the model output of a
+request holds them, one choice an option, and their sums under ``metadata["loglikelihoods"]``.
+A reply without usable log-probabilities is a ``LoglikelihoodError``, never a value.
 """
 
 from __future__ import annotations
 
-import copy
-import json
-import weakref
-from functools import partial
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from inspect_ai.model import (
     ChatCompletionChoice,
-    ChatMessage,
     ChatMessageAssistant,
-    GenerateConfig,
-    Model,
-    ModelCall,
+    Logprob,
+    Logprobs,
     ModelOutput,
     ModelUsage,
     StopReason,
 )
-from inspect_ai.tool import ToolChoice, ToolInfo
 
-from benchmarks.runtime.inspect_private import (
-    REQUEST_ID_HEADER,
-    active_generate_config,
-    set_active_model_event_call,
-)
-
-ECHOED_TOKENS = "echoed_tokens"
-# a reply to a list of prompts: what was read of each choice, in prompt order
-CHOICES = "choices"
-ECHOED_LOGPROBS = "echoed_logprobs"
-PROMPT_LOGPROBS = "prompt_logprobs"
-# the reply's finish_reason as Inspect's as_stop_reason() reads it
+# the output's metadata: each option's summed log-likelihood, in the options' order
+LOGLIKELIHOODS = "loglikelihoods"
+# the reply's finish_reason as Inspect's completions provider reads it (as_stop_reason)
 STOP_REASONS: dict[str | None, StopReason] = {
     "stop": "stop",
     "eos": "stop",
@@ -58,158 +39,214 @@ STOP_REASONS: dict[str | None, StopReason] = {
     "model_length": "model_length",
     "max_tokens": "max_tokens",
 }
-
 # finish_reason values of a choice the server did not complete (vLLM's "abort"), whose
 # log-probabilities are no model's reading of the prompt
 FAILED_FINISH_REASONS = frozenset({"error", "abort"})
 
-_ECHO_MODELS: weakref.WeakKeyDictionary[Model, Model] = weakref.WeakKeyDictionary()
+
+class LoglikelihoodError(ValueError):
+    """A reply that holds no usable log-probabilities (a sample error: retryable)."""
 
 
-def echo_model(model: Model) -> Model:
-    """The model whose requests are read by ``echo_generate``, one a served model."""
-    if model not in _ECHO_MODELS:
-        api = copy.copy(model.api)
-        setattr(api, "generate", partial(echo_generate, api))  # noqa: B010 - a method, replaced
-        _ECHO_MODELS[model] = Model(api, model.config, model.model_args)
-    return _ECHO_MODELS[model]
+@dataclass(frozen=True)
+class Scored:
+    """What one option's reading keeps: the continuation's tokens (as the server spells
+    them) and their log-probabilities, whose sum is the option's log-likelihood."""
+
+    tokens: list[str]
+    logprobs: list[float]
+
+    @property
+    def loglikelihood(self) -> float:
+        return sum(self.logprobs)
 
 
-async def generate_echo(model: Model, message: ChatMessage, config: GenerateConfig) -> ModelOutput:
-    """``model.generate([message], config)`` with the run's settings (``--attempt-timeout``,
-    ``--max-retries``, ...) merged in, as the run's own model would have them."""
-    return await echo_model(model).generate(
-        [message], config=active_generate_config().merge(config)
+def reply_choices(reply: dict[str, Any]) -> list[dict[str, Any]]:
+    """The reply's choices in prompt order."""
+    return sorted(reply.get("choices") or [], key=lambda choice: choice.get("index") or 0)
+
+
+def reply_usage(reply: dict[str, Any]) -> ModelUsage | None:
+    usage = reply.get("usage")
+    if not usage:
+        return None
+    return ModelUsage(
+        input_tokens=usage["prompt_tokens"],
+        output_tokens=usage["completion_tokens"],
+        total_tokens=usage["total_tokens"],
     )
 
 
-def completions_prompt(input: list[ChatMessage]) -> str | list[int] | list[list[int]]:
-    """The prompt of a single user message: its ``prompt_token_ids`` (one prompt's, or a
-    list of prompts'), else its text."""
-    if len(input) != 1 or input[0].role != "user":
-        raise TypeError("a log-likelihood request is a single user message")
-    token_ids = (input[0].metadata or {}).get("prompt_token_ids")
-    return token_ids if token_ids is not None else input[0].text
+def check_finished(choices: list[dict[str, Any]]) -> None:
+    """Refuse a reply with a choice the server did not complete."""
+    failed = [choice.get("finish_reason") for choice in choices]
+    failed = [reason for reason in failed if reason in FAILED_FINISH_REASONS]
+    if failed:
+        raise LoglikelihoodError(
+            "the server answered with an error: the server ended a choice with "
+            f"finish_reason {failed[0]!r}"
+        )
 
 
-def request_fields(
-    api: Any, prompt: str | list[int] | list[list[int]], config: GenerateConfig
-) -> dict[str, Any]:
-    """The arguments Inspect's ``generate_raw_completions`` gives ``completions.create``."""
-    extra_body: dict[str, Any] = dict(config.extra_body or {})
-    if config.prompt_logprobs is not None:
-        extra_body["prompt_logprobs"] = config.prompt_logprobs
-    fields: dict[str, Any] = {
-        "model": api.service_model_name(),
-        "prompt": prompt,
-        "max_tokens": config.max_tokens if config.max_tokens is not None else 1,
-        "temperature": config.temperature if config.temperature is not None else 0.0,
-    }
-    optional = {
-        "top_p": config.top_p,
-        "frequency_penalty": config.frequency_penalty,
-        "presence_penalty": config.presence_penalty,
-        "seed": config.seed,
-        "stop": config.stop_seqs,
-        "n": config.num_choices,
-        "logprobs": (config.top_logprobs or 1) if config.logprobs is True else None,
-    }
-    fields.update({key: value for key, value in optional.items() if value is not None})
-    if extra_body:
-        fields["extra_body"] = extra_body
-    return fields
+def echoed_entries(choice: dict[str, Any]) -> tuple[list[str], list[float]]:
+    """The echoed tokens and their log-probabilities, the entries without one (the prompt's
+    first token) left out, as Inspect reads them."""
+    logprobs = choice.get("logprobs") or {}
+    pairs = [
+        (token, value)
+        for token, value in zip(
+            logprobs.get("tokens") or [], logprobs.get("token_logprobs") or [], strict=False
+        )
+        if value is not None
+    ]
+    return [token for token, _ in pairs], [float(value) for _, value in pairs]
 
 
-async def echo_generate(
-    api: Any,
-    input: list[ChatMessage],
-    tools: list[ToolInfo],
-    tool_choice: ToolChoice,
-    config: GenerateConfig,
-) -> tuple[ModelOutput | Exception, ModelCall]:
-    """Post the request as Inspect's completions provider would and read the reply's JSON."""
-    prompt = completions_prompt(input)
-    if hasattr(api, "_ensure_server_started"):  # vllm-completions starts its server lazily
-        await api._ensure_server_started()
-    fields = request_fields(api, prompt, config)
-    extra_body = fields.pop("extra_body", None)
-    with api._http_hooks.request() as request_id:
-        headers = {REQUEST_ID_HEADER: request_id}
-        recorded = {**fields, **({"extra_body": extra_body} if extra_body else {})}
-        model_call = set_active_model_event_call({**recorded, "extra_headers": headers})
-        options: dict[str, Any] = {"headers": headers, "security": {"bearer_auth": True}}
-        if extra_body:
-            options["extra_json"] = extra_body
-        try:
-            # bytes: the SDK hands back the body unparsed (its errors raised as usual)
-            content = await api.client.post(
-                "/completions", cast_to=bytes, body=fields, options=options
+def prompt_entries(choice: dict[str, Any]) -> tuple[list[str], list[float]]:
+    """vLLM's ``prompt_logprobs`` (the first token has none): each position's first entry,
+    its decoded token (else its id) and its log-probability."""
+    tokens: list[str] = []
+    values: list[float] = []
+    for entry in choice.get("prompt_logprobs") or []:
+        if not isinstance(entry, dict) or not entry:
+            continue
+        token_id, read = next(iter(entry.items()))
+        if isinstance(read, dict):
+            tokens.append(str(read.get("decoded_token") or token_id))
+            values.append(float(read["logprob"]))
+    return tokens, values
+
+
+def generated_per_choice(reply: dict[str, Any], choices: list[dict[str, Any]]) -> int:
+    """The generated tokens of each choice: the reply's shared evenly by its choices."""
+    usage = reply_usage(reply)
+    return usage.output_tokens // max(1, len(choices)) if usage is not None else 1
+
+
+def echoed_continuation(choice: dict[str, Any], continuation_tokens: int, generated: int) -> Scored:
+    """The continuation's echoed entries, counted from the end: the last entries are the
+    generated tokens (``token_logprobs[ctxlen:-1]`` for one generated token)."""
+    tokens, values = echoed_entries(choice)
+    if len(values) < continuation_tokens + generated:
+        raise LoglikelihoodError(
+            f"the reply holds {len(values)} log-probabilities, fewer than the "
+            f"{continuation_tokens} continuation tokens and {generated} generated; the server "
+            "must echo the prompt's log-probabilities (echo: true, logprobs: 1)."
+        )
+    start, end = len(values) - generated - continuation_tokens, len(values) - generated
+    return Scored(tokens[start:end], values[start:end])
+
+
+def prompt_continuation(choice: dict[str, Any], continuation_tokens: int) -> Scored:
+    """The last ``continuation_tokens`` entries of vLLM's ``prompt_logprobs``."""
+    tokens, values = prompt_entries(choice)
+    if len(values) < continuation_tokens:
+        raise LoglikelihoodError(
+            f"the reply holds {len(values)} prompt log-probabilities, fewer than the "
+            f"{continuation_tokens} continuation tokens; the server must return "
+            "prompt_logprobs (vLLM, SGLang)."
+        )
+    start = len(values) - continuation_tokens
+    return Scored(tokens[start:], values[start:])
+
+
+def text_continuation(choice: dict[str, Any], prompt: str, context_length: int) -> Scored:
+    """The echoed entries of the tokens whose text starts at or past ``context_length``,
+    the last entry (the generated token) left out.
+
+    The server's ``text_offset`` is not read (Inspect's completions provider does not keep
+    it either): the offsets are counted back from the end of the text the entries spell,
+    the prompt and the generated text (vLLM) or the prompt alone (llama-cpp-python has no
+    entry for the generated token)."""
+    echoed = str(choice.get("text") or "")
+    if not echoed.startswith(prompt):
+        raise LoglikelihoodError(
+            "the reply does not begin with the prompt; the server must echo it (echo: true)."
+        )
+    tokens, logprobs = echoed_entries(choice)
+    spelled = "".join(tokens)
+    ends = [end for end in (len(echoed), len(prompt)) if tokens and echoed[:end].endswith(spelled)]
+    if not ends:
+        raise LoglikelihoodError(
+            f"the reply's {len(tokens)} echoed tokens do not spell the prompt "
+            f"({spelled[-40:]!r} against {echoed[-40:]!r}); the server must echo the prompt's "
+            "tokens with their log-probabilities (echo: true, logprobs)."
+        )
+    # A token's text_offset is >= context_length when its text lies within the last
+    # ends[0] - context_length characters of the text the entries spell.
+    within = ends[0] - context_length
+    first, tail = len(tokens), 0
+    while first > 0 and len(tokens[first - 1]) + tail <= within:
+        first -= 1
+        tail += len(tokens[first])
+    if first == 0 and tail < within:
+        raise LoglikelihoodError(
+            f"the reply's {len(tokens)} echoed tokens end {within - tail} characters short of "
+            "the continuation's start; the server must echo every prompt token with its "
+            "log-probability (echo: true, logprobs)."
+        )
+    # lm-evaluation-harness sums token_logprobs[idx:-1]: the last entry is left out
+    return Scored(tokens[first:-1], logprobs[first:-1])
+
+
+def scored_output(
+    reply: dict[str, Any],
+    choices: list[dict[str, Any]],
+    scored: list[Scored],
+    where: Literal["logprobs", "prompt_logprobs"] = "logprobs",
+) -> ModelOutput:
+    """The model output of a log-likelihood request: a choice an option, holding the text and
+    the log-probabilities of its continuation's tokens (in ``logprobs``, or in
+    ``prompt_logprobs`` when read from there), and the options' sums in the metadata."""
+    made = []
+    for read, choice in zip(scored, choices, strict=False):
+        entries = Logprobs(
+            content=[
+                Logprob(token=token, logprob=value)
+                for token, value in zip(read.tokens, read.logprobs, strict=True)
+            ]
+        )
+        made.append(
+            ChatCompletionChoice(
+                message=ChatMessageAssistant(content="".join(read.tokens)),
+                stop_reason=STOP_REASONS.get(choice.get("finish_reason"), "unknown"),
+                logprobs=entries if where == "logprobs" else None,
+                prompt_logprobs=entries if where == "prompt_logprobs" else None,
             )
-        except Exception as ex:
-            if getattr(ex, "status_code", None) != 404:  # the SDK's NotFoundError
-                raise
-            raise RuntimeError(
-                f"Server at {api.base_url} does not support /v1/completions. "
-                "Ensure the server exposes the legacy completions endpoint."
-            ) from None
-        reply = json.loads(content)
-        model_call.set_response(reply, api._http_hooks.end_request(request_id))
-    # the text path splits by the tokens' text; the token-ids path needs only the numbers
-    return read_reply(reply, with_tokens=isinstance(prompt, str)), model_call
+        )
+    return ModelOutput(
+        model=reply.get("model") or "",
+        choices=made,
+        usage=reply_usage(reply),
+        response_id=reply.get("id"),
+        metadata={LOGLIKELIHOODS: [read.loglikelihood for read in scored]},
+    )
 
 
-def read_reply(reply: dict[str, Any], with_tokens: bool = True) -> ModelOutput:
-    """The reply's choices, each echoed token with its log-probability in the metadata (as
-    Inspect reads them: the entries without a log-probability left out): the first
-    choice's, and with several (a list of prompts) each one's under ``choices``."""
-    choices = sorted(reply.get("choices") or [], key=lambda choice: choice.get("index") or 0)
-    usage = reply.get("usage")
-    output = ModelOutput(
+def unread_output(reply: dict[str, Any], error: LoglikelihoodError) -> ModelOutput:
+    """The model output of a reply that could not be read: no choice, the reason as its
+    error (the solver raises it as the sample's error)."""
+    return ModelOutput(
+        model=reply.get("model") or "",
+        choices=[],
+        usage=reply_usage(reply) if isinstance(reply.get("usage"), dict) else None,
+        response_id=reply.get("id"),
+        error=str(error),
+    )
+
+
+def generation_output(reply: dict[str, Any]) -> ModelOutput:
+    """The model output of a generation request, as Inspect's completions provider reads
+    the reply (its choices' text and finish reasons, its usage)."""
+    return ModelOutput(
         model=reply.get("model") or "",
         choices=[
             ChatCompletionChoice(
                 message=ChatMessageAssistant(content=choice.get("text") or ""),
                 stop_reason=STOP_REASONS.get(choice.get("finish_reason"), "unknown"),
             )
-            for choice in choices
+            for choice in reply_choices(reply)
         ],
-        usage=ModelUsage(
-            input_tokens=usage["prompt_tokens"],
-            output_tokens=usage["completion_tokens"],
-            total_tokens=usage["total_tokens"],
-        )
-        if usage
-        else None,
+        usage=reply_usage(reply),
         response_id=reply.get("id"),
     )
-    failed = [choice.get("finish_reason") for choice in choices]
-    failed = [reason for reason in failed if reason in FAILED_FINISH_REASONS]
-    if failed:  # no log-probability of such a choice is the model's
-        output.error = f"the server ended a choice with finish_reason {failed[0]!r}"
-    if choices:
-        output.metadata = echo_metadata(choices[0], with_tokens)
-    if len(choices) > 1:
-        each = [echo_metadata(choice, with_tokens) for choice in choices]
-        output.metadata = {**each[0], CHOICES: each}
-    return output
-
-
-def echo_metadata(choice: dict[str, Any], with_tokens: bool = True) -> dict[str, Any]:
-    """The metadata of one reply choice: ``echoed_logprobs`` (and ``echoed_tokens``), and its
-    ``prompt_logprobs`` when it has them (vLLM's: the first entry of each position)."""
-    logprobs = choice.get("logprobs") or {}
-    tokens = logprobs.get("tokens") or []
-    values = logprobs.get("token_logprobs") or []
-    pairs = [
-        (token, value) for token, value in zip(tokens, values, strict=False) if value is not None
-    ]
-    read: dict[str, Any] = {ECHOED_LOGPROBS: [float(value) for _, value in pairs]}
-    if with_tokens:
-        read[ECHOED_TOKENS] = [token for token, _ in pairs]
-    if PROMPT_LOGPROBS in choice:
-        read[PROMPT_LOGPROBS] = [
-            float(next(iter(entry.values()))["logprob"])
-            for entry in choice[PROMPT_LOGPROBS] or []
-            if isinstance(entry, dict) and entry and isinstance(next(iter(entry.values())), dict)
-        ]
-    return read

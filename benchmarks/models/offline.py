@@ -10,13 +10,18 @@
   (scored as wrong), and a warning says so once.
 - ``benchmarks/random`` is a seeded random baseline: a random option letter
   for multiple-choice prompts (as each benchmark's spec tells them,
-  ``offered_options``), a random grade as a judge, and otherwise a
-  random answer from the bundled answers. The reply depends only on the prompt
-  and the seed (``-M seed=N``, default 0), so reruns reproduce it.
+  ``offered_options``: the first rule that finds letters in the prompt answers
+  it, the rule of the benchmark whose bundled question it asks tried first), a
+  random grade as a judge, and otherwise a random answer from the bundled answers.
+  The reply depends only on the prompt and the seed (``-M seed=N``, default 0), so
+  reruns reproduce it.
 
 Both set token usage (about four characters a token), so nothing downloads a
-tokenizer. The registry name is ``benchmarks/<model>`` (the ``benchmarks``
-model API, registered through the package's Inspect entry point).
+tokenizer. Both answer this package's completions requests (log-likelihoods, prompts sent
+as token ids: models/completions_requests.py) as a completions server would, in-process:
+their tokens are code points, the prompt comes back echoed with log-probabilities. The
+registry name is ``benchmarks/<model>`` (the ``benchmarks`` model API, registered through
+the package's Inspect entry point).
 """
 
 from __future__ import annotations
@@ -31,11 +36,9 @@ from typing import Any
 
 from inspect_ai.model import (
     ChatMessage,
-    ChatMessageUser,
     GenerateConfig,
-    Logprob,
-    Logprobs,
     ModelAPI,
+    ModelCall,
     ModelOutput,
     ModelUsage,
     modelapi,
@@ -43,8 +46,8 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from benchmarks.data.samples import bundled_data_files
+from benchmarks.models.completions_requests import CompletionsServer, answer, is_request
 from benchmarks.runtime.errors import UserInputError
-from benchmarks.runtime.inspect_private import sample_active
 from benchmarks.spec import KnownQuestion, OfferedOptions
 
 MODELS = ("oracle", "random")
@@ -66,7 +69,7 @@ class OfflineModelError(UserInputError):
 
 
 @modelapi(name="benchmarks")
-class OfflineModel(ModelAPI):
+class OfflineModel(ModelAPI, CompletionsServer):
     """``benchmarks/oracle`` or ``benchmarks/random`` (see the module docstring)."""
 
     def __init__(
@@ -89,64 +92,67 @@ class OfflineModel(ModelAPI):
     def max_connections(self) -> int:
         return 64
 
-    # Completions-endpoint requests (benchmarks/solvers/loglikelihood.py, token-id prompts): tokens
-    # are code points, and the prompt's log-probabilities come back echoed (and as
-    # prompt_logprobs), as a completions server sends them.
-    echoes_prompt_logprobs = True
-    eos_token = "\x00"
-
-    async def tokenize(self, text: str) -> list[int]:
-        return [ord(character) for character in text]
-
     async def generate(
         self,
         input: list[ChatMessage],
         tools: list[ToolInfo],
         tool_choice: ToolChoice,
         config: GenerateConfig,
-    ) -> ModelOutput:
-        token_ids = (input[0].metadata or {}).get("prompt_token_ids") if input else None
-        scores_prompt = bool((config.extra_body or {}).get("echo") or config.prompt_logprobs)
-        if token_ids and isinstance(token_ids[0], list) and scores_prompt:  # a list of prompts
-            return self.echo_each(token_ids)
-        if token_ids is not None and scores_prompt:
-            return self.echo(token_ids)
-        if token_ids is not None:  # a prompt sent as token ids (code points here)
-            input = [ChatMessageUser(content="".join(chr(token) for token in token_ids))]
+    ) -> ModelOutput | tuple[ModelOutput | Exception, ModelCall]:
+        if is_request(input):  # a log-likelihood, or a prompt sent as token ids
+            return await answer(self, input, config)
         prompt = "\n".join(message.text for message in input)
-        if scores_prompt:  # a log-likelihood request sent as text
-            return self.echo([ord(character) for character in prompt])
         last_user = next((m.text for m in reversed(input) if m.role == "user"), prompt)
-        if self.model_name == "oracle":
-            reply = oracle_reply(last_user)
-        else:
-            reply = random_reply(last_user, self.seed)
+        reply = self.reply(last_user)
         output = ModelOutput.from_content(model=f"benchmarks/{self.model_name}", content=reply)
-        input_tokens = max(1, len(prompt) // 4)
-        output_tokens = max(1, len(reply) // 4)
-        output.usage = ModelUsage(
-            input_tokens=input_tokens,
-            output_tokens=output_tokens,
-            total_tokens=input_tokens + output_tokens,
-        )
+        output.usage = usage(prompt, reply)
         return output
 
-    def echo_each(self, prompts: list[list[int]]) -> ModelOutput:
-        """A list of prompts echoed as a server does: a choice each, in order, usage summed."""
-        outputs = [self.echo(token_ids) for token_ids in prompts]
-        output = outputs[0]
-        output.choices = [one.choices[0] for one in outputs]
-        output.usage = ModelUsage(
-            input_tokens=sum(len(token_ids) for token_ids in prompts),
-            output_tokens=len(prompts),
-            total_tokens=sum(len(token_ids) + 1 for token_ids in prompts),
-        )
-        return output
+    def reply(self, prompt: str) -> str:
+        if self.model_name == "oracle":
+            return oracle_reply(prompt)
+        return random_reply(prompt, self.seed)
 
-    def echo(self, token_ids: list[int]) -> ModelOutput:
-        """The prompt's tokens echoed with log-probabilities, then one generated token: the
-        oracle finds the request for the right option likely (-0.1 a token, else -1); the
-        random model draws them, seeded by the prompt."""
+    # This package's completions requests (models/completions_requests.py), answered as a
+    # completions server answers them: tokens are code points, and the prompt's
+    # log-probabilities come back echoed (and as prompt_logprobs).
+
+    async def tokenize(self, text: str) -> list[int]:
+        return [ord(character) for character in text]
+
+    async def eos_token(self) -> str:
+        return "\x00"
+
+    async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
+        prompt = body["prompt"]
+        if isinstance(prompt, str):
+            prompt = await self.tokenize(prompt)
+        prompts = prompt if prompt and isinstance(prompt[0], list) else [prompt]
+        model = f"benchmarks/{self.model_name}"
+        if body.get("echo") or body.get("prompt_logprobs") is not None:
+            choices = [self.echo(index, token_ids) for index, token_ids in enumerate(prompts)]
+            sent = sum(len(token_ids) for token_ids in prompts)
+            counts = {
+                "prompt_tokens": sent,
+                "completion_tokens": len(prompts),
+                "total_tokens": sent + len(prompts),
+            }
+            return {"model": model, "choices": choices, "usage": counts}
+        text = "".join(chr(token) for token in prompts[0])
+        reply = self.reply(text)
+        spent = usage(text, reply)
+        counts = {
+            "prompt_tokens": spent.input_tokens,
+            "completion_tokens": spent.output_tokens,
+            "total_tokens": spent.total_tokens,
+        }
+        choice = {"index": 0, "text": reply, "finish_reason": "stop"}
+        return {"model": model, "choices": [choice], "usage": counts}
+
+    def echo(self, index: int, token_ids: list[int]) -> dict[str, Any]:
+        """One prompt's choice: its tokens echoed with log-probabilities (the first has none),
+        then one generated token. The oracle finds the request for the right option likely
+        (-0.1 a token, else -1); the random model draws them, seeded by the prompt."""
         text = "".join(chr(token) for token in token_ids)
         if self.model_name == "oracle":
             likely = any(text.endswith(q.likely) for q in known_questions() if q.likely)
@@ -154,20 +160,35 @@ class OfflineModel(ModelAPI):
         else:
             rng = random.Random(hashlib.sha256(f"{self.seed}\0{text}".encode()).digest())
             values = [-rng.random() for _ in token_ids]
-        entries = [
-            Logprob(token=chr(token), logprob=value)
-            for token, value in zip(token_ids[1:], values[1:], strict=True)
-        ]
-        entries.append(Logprob(token=".", logprob=-1.0))
-        output = ModelOutput.from_content(
-            model=f"benchmarks/{self.model_name}", content=text + entries[-1].token
-        )
-        output.choices[0].logprobs = Logprobs(content=entries)
-        output.choices[0].prompt_logprobs = Logprobs(content=entries[:-1])
-        output.usage = ModelUsage(
-            input_tokens=len(token_ids), output_tokens=1, total_tokens=len(token_ids) + 1
-        )
-        return output
+        tokens = [chr(token) for token in token_ids]
+        return {
+            "index": index,
+            "text": text + ".",
+            "finish_reason": "length",
+            "logprobs": {
+                "tokens": [*tokens, "."],
+                "token_logprobs": [
+                    *(None if position == 0 else value for position, value in enumerate(values)),
+                    -1.0,
+                ],
+            },
+            "prompt_logprobs": [None]
+            + [
+                {str(token): {"logprob": value, "rank": 1, "decoded_token": chr(token)}}
+                for token, value in zip(token_ids[1:], values[1:], strict=True)
+            ],
+        }
+
+
+def usage(prompt: str, reply: str) -> ModelUsage:
+    """About four characters a token."""
+    input_tokens = max(1, len(prompt) // 4)
+    output_tokens = max(1, len(reply) // 4)
+    return ModelUsage(
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        total_tokens=input_tokens + output_tokens,
+    )
 
 
 UNKNOWN_QUESTION = (
@@ -203,17 +224,11 @@ def random_reply(prompt: str, seed: int) -> str:
     rng = random.Random(hashlib.sha256(f"{seed}\0{prompt}".encode()).digest())
     if grader_fields(prompt) is not None:
         return rng.choice("ABC")
-    for options in multiple_choice_rules(running_benchmark()):
+    for options in multiple_choice_rules(asked_benchmark(prompt)):
         letters = options.letters(prompt)
         if letters:
             return options.reply.format(letter=rng.choice(letters))
     return rng.choice(bundled_free_text_answers())
-
-
-def running_benchmark() -> str | None:
-    """The benchmark whose sample this call serves (None: called outside a sample)."""
-    active = sample_active()
-    return None if active is None else active.task.rsplit("/", 1)[-1]
 
 
 def grader_fields(prompt: str) -> tuple[str, str] | None:
@@ -237,36 +252,59 @@ def _comparable(text: str) -> str:
 
 
 def find_known_question(prompt: str) -> KnownQuestion | None:
-    """The bundled question this prompt ends with: every key in the prompt, the
-    first key found latest (demonstrations come before the question), then the
+    """The bundled question this prompt ends with (see ``find_known``)."""
+    found = find_known(prompt)
+    return None if found is None else found[1]
+
+
+def asked_benchmark(prompt: str) -> str | None:
+    """The benchmark whose bundled question this prompt asks (None: no bundled question)."""
+    found = find_known(prompt)
+    return None if found is None else found[0]
+
+
+def find_known(prompt: str) -> tuple[str, KnownQuestion] | None:
+    """The bundled question this prompt ends with, and its benchmark: every key in the
+    prompt, the first key found latest (demonstrations come before the question), then the
     most text matched."""
     best: tuple[int, int] | None = None
     found = None
-    for question in known_questions():
+    for benchmark, question in bundled_questions():
         if not all(key in prompt for key in question.keys):
             continue
         rank = (prompt.rfind(question.keys[0]), sum(len(key) for key in question.keys))
         if best is None or rank > best:
-            best, found = rank, question
+            best, found = rank, (benchmark, question)
     return found
 
 
 @functools.cache
-def known_questions() -> tuple[KnownQuestion, ...]:
-    """Every bundled question, by each benchmark's own rule (its spec's ``oracle``)."""
+def bundled_questions() -> tuple[tuple[str, KnownQuestion], ...]:
+    """Every bundled question with its benchmark, by each benchmark's own rule (its spec's
+    ``oracle``)."""
     from benchmarks.catalog import specs
 
-    questions: list[KnownQuestion] = []
-    for name, spec in specs().items():
-        questions += spec.known_questions(bundled_data_files(name))
-    return tuple(questions)
+    return tuple(
+        (name, question)
+        for name, spec in specs().items()
+        for question in spec.known_questions(bundled_data_files(name))
+    )
+
+
+@functools.cache
+def known_questions() -> tuple[KnownQuestion, ...]:
+    """Every bundled question."""
+    return tuple(question for _, question in bundled_questions())
 
 
 @functools.cache
 def multiple_choice_rules(benchmark: str | None = None) -> tuple[OfferedOptions, ...]:
-    """How each multiple-choice benchmark's prompts look: ``benchmark``'s own rule first (the
-    task that asks), then the others in the specs' order (the first that finds letters in a
-    prompt answers it: a chain of one's own may ask another benchmark's question)."""
+    """How each multiple-choice benchmark's prompts look: ``benchmark``'s own rule first
+    (the benchmark whose bundled question the prompt asks), then the others in the specs'
+    order. The first rule that finds letters in a prompt answers it, whichever task asks (a
+    chain of one's own may ask another benchmark's question). Two rules may find letters in
+    one prompt (ScienceQA's reads lettered option lines, which Winogrande's prompts hold
+    too), so a bundled question is answered by its own benchmark's rule first."""
     from benchmarks.catalog import specs
 
     ordered = sorted(specs().values(), key=lambda spec: spec.name != benchmark)

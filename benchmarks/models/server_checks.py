@@ -23,6 +23,7 @@ import anyio
 import httpx
 from inspect_ai.model import Model
 
+from benchmarks.models.completions_requests import CompletionsServer
 from benchmarks.runtime.errors import UserInputError
 from benchmarks.runtime.inspect_private import active_generate_config, active_model
 
@@ -51,18 +52,30 @@ def sends_one_prompt(model: str) -> bool:
 def answers_completions_requests(model: Model) -> bool:
     """Whether ``model`` takes token-id prompts and echoes log-probabilities: a completions
     provider, or the offline models (``benchmarks/oracle``, ``random``), which act as one."""
-    return sends_one_prompt(str(model)) or getattr(model.api, "echoes_prompt_logprobs", False)
+    return sends_one_prompt(str(model)) or isinstance(model.api, CompletionsServer)
 
 
-def server_root(api: Any) -> str:
+def server_root(base_url: str) -> str:
     """The server's root URL (its ``/v1`` left out): ``/tokenize`` and ``/tokenizer_info``
     are served there."""
-    return str(api.base_url).rstrip("/").removesuffix("/v1")
+    return str(base_url).rstrip("/").removesuffix("/v1")
 
 
-def server_key(api: Any) -> tuple[str, str]:
+def server_key(base_url: str, api: Any) -> tuple[str, str]:
     """A served model: the server and the model's name there (one URL may route several)."""
-    return server_root(api), str(api.service_model_name())
+    return server_root(base_url), str(api.service_model_name())
+
+
+async def started_base_url(model: Model) -> str:
+    """The base URL of ``model``'s server: the provider's, else the one the user gave
+    (vLLM's provider knows its own only from its first request); with neither,
+    vllm-completions launches the server at its first request, and its public
+    ``tokenize()`` is one."""
+    base_url = model.api.base_url or model.explicit_base_url
+    if base_url is None:
+        await model.api.tokenize(PROBE_TEXT)
+        base_url = model.api.base_url
+    return str(base_url)
 
 
 @dataclass(frozen=True)
@@ -108,7 +121,7 @@ class Need:
     what: str
     endpoints: tuple[Endpoint, ...]
     text_instead: str | None = None
-    # False: its requests are posted by this package (models/echo_completions.py), which
+    # False: its requests are posted by this package (models/completions_client.py), which
     # no provider's batch API takes
     batched: bool = True
 
@@ -167,8 +180,8 @@ def headers(api: Any) -> dict[str, str]:
     return {PROBE_HEADER: "1", **auth}
 
 
-def unchecked(api: Any, needs: tuple[Endpoint, ...]) -> list[Endpoint]:
-    return [endpoint for endpoint in needs if (server_key(api), endpoint) not in _CHECKED]
+def unchecked(served: tuple[str, str], needs: tuple[Endpoint, ...]) -> list[Endpoint]:
+    return [endpoint for endpoint in needs if (served, endpoint) not in _CHECKED]
 
 
 def require_server(need: Need) -> None:
@@ -185,11 +198,12 @@ def require_server(need: Need) -> None:
             "which no batch API serves; run without --batch."
         )
     api: Any = model.api
-    if not sends_one_prompt(str(model)) or getattr(api, "base_url", None) is None:
+    if not sends_one_prompt(str(model)) or api.base_url is None:
         return
+    served = server_key(api.base_url, api)
     with httpx.Client(timeout=PROBE_TIMEOUT) as client:
-        for endpoint in unchecked(api, need.endpoints):
-            probe, url = PROBES[endpoint], f"{server_root(api)}{PROBES[endpoint].path}"
+        for endpoint in unchecked(served, need.endpoints):
+            probe, url = PROBES[endpoint], f"{served[0]}{PROBES[endpoint].path}"
             for wait in PROBE_WAITS:
                 try:
                     answer: httpx.Response | httpx.HTTPError = client.request(
@@ -200,7 +214,7 @@ def require_server(need: Need) -> None:
                 if wait is None or not busy(answer):
                     break
                 time.sleep(wait)
-            judge(endpoint, api, url, answer, need)
+            judge(endpoint, served, url, answer, need)
 
 
 async def check_server(model: Model, need: Need) -> None:
@@ -209,13 +223,12 @@ async def check_server(model: Model, need: Need) -> None:
     api: Any = model.api
     if not sends_one_prompt(str(model)):
         return
-    if hasattr(api, "_ensure_server_started"):  # vllm-completions starts its server lazily
-        await api._ensure_server_started()
-    if not unchecked(api, need.endpoints):
+    served = server_key(await started_base_url(model), api)
+    if not unchecked(served, need.endpoints):
         return
     async with httpx.AsyncClient(timeout=PROBE_TIMEOUT) as client:
-        for endpoint in unchecked(api, need.endpoints):
-            probe, url = PROBES[endpoint], f"{server_root(api)}{PROBES[endpoint].path}"
+        for endpoint in unchecked(served, need.endpoints):
+            probe, url = PROBES[endpoint], f"{served[0]}{PROBES[endpoint].path}"
             for wait in PROBE_WAITS:
                 try:
                     answer: httpx.Response | httpx.HTTPError = await client.request(
@@ -226,7 +239,7 @@ async def check_server(model: Model, need: Need) -> None:
                 if wait is None or not busy(answer):
                     break
                 await anyio.sleep(wait)
-            judge(endpoint, api, url, answer, need)
+            judge(endpoint, served, url, answer, need)
 
 
 def busy(answer: httpx.Response | httpx.HTTPError) -> bool:
@@ -238,7 +251,11 @@ def busy(answer: httpx.Response | httpx.HTTPError) -> bool:
 
 
 def judge(
-    endpoint: Endpoint, api: Any, url: str, answer: httpx.Response | httpx.HTTPError, need: Need
+    endpoint: Endpoint,
+    served: tuple[str, str],
+    url: str,
+    answer: httpx.Response | httpx.HTTPError,
+    need: Need,
 ) -> None:
     """Raise the refusal for an answer that shows the endpoint missing or the server not
     answering, else remember that it serves the endpoint."""
@@ -264,7 +281,7 @@ def judge(
     wrong = problem(endpoint, reply)
     if wrong is not None:
         raise refusal(endpoint, url, wrong, need)
-    _CHECKED.add((server_key(api), endpoint))
+    _CHECKED.add((served, endpoint))
 
 
 def require_provider(model: Model, need: Need) -> None:

@@ -8,8 +8,6 @@ eight). Beside each: why no public name serves, and what would let us drop it.
 
 from __future__ import annotations
 
-from typing import Any
-
 # TASK_ALL_PARAMS_ATTR: the attribute the @task decorator sets on the Task a task function
 # returns: every parameter with its value or its signature's default, which the log records
 # as eval.task_args (the viewer's CONFIG header). A switch's default is None ("the
@@ -33,12 +31,6 @@ from inspect_ai._util.error import PrerequisiteError
 from inspect_ai._util.package import get_installed_package_name
 from inspect_ai._util.registry import registry_add
 
-# sample_active: (models/offline.py, being replaced) the task of the sample a model call
-# serves. set_active_model_event_call, REQUEST_ID_HEADER, connection_slot: (models/, being
-# replaced) a request shown on the model event before it is sent, the header tying it to
-# the provider's timing hooks, a slot of the model's connection pool.
-from inspect_ai.log._samples import sample_active, set_active_model_event_call
-
 # active_generate_config: the run's generation settings, the task's with the command
 # line's (--max-tokens, --batch, --attempt-timeout, ...) merged in; a solver, and a task
 # being built, read them (the token-ids prompt's length, the batch check). Dropped when
@@ -52,19 +44,11 @@ from inspect_ai.model._generate_config import active_generate_config
 # init_model_roles: (bench/ only) binds model roles (SimpleQA's grader) for scorers timed
 # outside an eval, as eval() binds them; eval() and score() are the only public binders.
 from inspect_ai.model._model import active_model, init_model_roles
-from inspect_ai.model._providers.util.hooks import HttpxHooks
 
 # parse_answers: the letter(s) Inspect's multiple_choice() reads from a reply, which its
 # choice() scorer relies on; the inspect_choice parser (inspect_evals' Winogrande) must read
 # as the installed Inspect reads. Dropped when Inspect exports its answer parser.
 from inspect_ai.solver._multiple_choice import parse_answers
-
-REQUEST_ID_HEADER = HttpxHooks.REQUEST_ID_HEADER
-
-
-def connection_slot(model: Any, config: Any) -> Any:
-    return model._connection_concurrency(config)  # type: ignore[attr-defined]
-
 
 __all__ = [
     "TASK_ALL_PARAMS_ATTR",
@@ -75,9 +59,4 @@ __all__ = [
     "init_model_roles",
     "parse_answers",
     "registry_add",
-    # being removed with models/ (helper branch)
-    "REQUEST_ID_HEADER",
-    "connection_slot",
-    "sample_active",
-    "set_active_model_event_call",
 ]
