@@ -13,7 +13,6 @@ from inspect_ai.model import get_model
 from benchmarks.catalog import BENCHMARKS, specs
 from benchmarks.models.offline import (
     OfflineModelError,
-    asked_benchmark,
     grade,
     multiple_choice_rules,
     oracle_reply,
@@ -99,17 +98,15 @@ def test_random_replies_depend_on_the_prompt_and_the_seed_only() -> None:
     assert len(replies) == 1 and replies.pop() in ("ANSWER: A", "ANSWER: B")
     by_seed = {random_reply(prompt, seed=seed) for seed in range(20)}
     assert by_seed == {"ANSWER: A", "ANSWER: B"}
-    assert random_reply("Question: (A) one\n(B) two\n(C) three", seed=1) in ("A", "B", "C")
+    science = "Question: Q?\nOptions:\n(A) one\n(B) two\n(C) three\nAnswer with the option letter "
+    assert random_reply(science + "from the given choices.", seed=1) in ("A", "B", "C")
 
 
 @pytest.mark.parametrize("name", BENCHMARKS)
 def test_a_bundled_prompt_is_answered_by_its_own_benchmarks_rule(name: str) -> None:
     # benchmarks/random answers a multiple-choice prompt by the first rule that finds option
-    # letters in it, whichever task asks, the rule of the benchmark whose bundled question
-    # the prompt asks tried first. On the bundled samples that is the prompt's own
-    # benchmark's rule (none finds letters in a prompt of a benchmark without one), though
-    # two rules may find letters in one prompt: ScienceQA's reads lettered option lines,
-    # which Winogrande's prompts hold too.
+    # letters in it, whichever task asks: each rule finds letters in its own benchmark's
+    # prompts alone (none in a prompt of a benchmark without one), under every profile.
     owners = {id(s.offered_options): other for other, s in specs().items() if s.offered_options}
     spec = specs()[name]
     for profile in spec.profiles:
@@ -122,9 +119,8 @@ def test_a_bundled_prompt_is_answered_by_its_own_benchmarks_rule(name: str) -> N
                 # ids to a completions server (the text of another profile of its own)
                 continue
             prompt = next(m.text for m in reversed(messages) if m.role == "user")
-            rules = multiple_choice_rules(asked_benchmark(prompt))
-            found = [owners[id(rule)] for rule in rules if rule.letters(prompt)]
-            assert found[:1] == ([name] if spec.offered_options else []), (
+            found = [owners[id(r)] for r in multiple_choice_rules() if r.letters(prompt)]
+            assert found == ([name] if spec.offered_options else []), (
                 f"{name}/{profile} {sample.id}: the rules of {found} find letters"
             )
 

@@ -44,8 +44,10 @@ DATASET = HubDataset(
     pinned_by="apple/embedding-atlas (`packages/docs/examples/datasets.js`, with the sha256 "
     "of its train file, `62c90a28e3fb1bc0ad7bbcab1ac62b483ae6758291a655944d8f494bf6445745`)",
 )
-# An option line of either prompt format: "(A) ..." (default) or "A. ..." (lmms_eval)
+# An option line of either prompt format: "(A) ..." (default) or "A. ..." (lmms_eval), in a
+# prompt that ends as both do ("... letter from the given choices.")
 LETTERED_LINE = re.compile(r"^(?:\(([A-Z])\)|([A-Z])[.)]) ", re.MULTILINE)
+INSTRUCTION = "letter from the given choices"
 
 
 def scienceqa_dataset(
@@ -123,6 +125,8 @@ def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
 
 def offered_letters(prompt: str) -> list[str]:
     """The letters of the prompt's option lines (none: another kind of prompt)."""
+    if INSTRUCTION not in prompt.replace("option's letter", "option letter"):
+        return []
     return [a or b for a, b in LETTERED_LINE.findall(prompt)]
 
 

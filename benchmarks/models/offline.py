@@ -224,7 +224,7 @@ def random_reply(prompt: str, seed: int) -> str:
     rng = random.Random(hashlib.sha256(f"{seed}\0{prompt}".encode()).digest())
     if grader_fields(prompt) is not None:
         return rng.choice("ABC")
-    for options in multiple_choice_rules(asked_benchmark(prompt)):
+    for options in multiple_choice_rules():
         letters = options.letters(prompt)
         if letters:
             return options.reply.format(letter=rng.choice(letters))
@@ -252,63 +252,40 @@ def _comparable(text: str) -> str:
 
 
 def find_known_question(prompt: str) -> KnownQuestion | None:
-    """The bundled question this prompt ends with (see ``find_known``)."""
-    found = find_known(prompt)
-    return None if found is None else found[1]
-
-
-def asked_benchmark(prompt: str) -> str | None:
-    """The benchmark whose bundled question this prompt asks (None: no bundled question)."""
-    found = find_known(prompt)
-    return None if found is None else found[0]
-
-
-def find_known(prompt: str) -> tuple[str, KnownQuestion] | None:
-    """The bundled question this prompt ends with, and its benchmark: every key in the
-    prompt, the first key found latest (demonstrations come before the question), then the
-    most text matched."""
+    """The bundled question this prompt ends with: every key in the prompt, the first key
+    found latest (demonstrations come before the question), then the most text matched."""
     best: tuple[int, int] | None = None
     found = None
-    for benchmark, question in bundled_questions():
+    for question in known_questions():
         if not all(key in prompt for key in question.keys):
             continue
         rank = (prompt.rfind(question.keys[0]), sum(len(key) for key in question.keys))
         if best is None or rank > best:
-            best, found = rank, (benchmark, question)
+            best, found = rank, question
     return found
 
 
 @functools.cache
-def bundled_questions() -> tuple[tuple[str, KnownQuestion], ...]:
-    """Every bundled question with its benchmark, by each benchmark's own rule (its spec's
-    ``oracle``)."""
+def known_questions() -> tuple[KnownQuestion, ...]:
+    """Every bundled question, by each benchmark's own rule (its spec's ``oracle``)."""
     from benchmarks.catalog import specs
 
     return tuple(
-        (name, question)
+        question
         for name, spec in specs().items()
         for question in spec.known_questions(bundled_data_files(name))
     )
 
 
 @functools.cache
-def known_questions() -> tuple[KnownQuestion, ...]:
-    """Every bundled question."""
-    return tuple(question for _, question in bundled_questions())
-
-
-@functools.cache
-def multiple_choice_rules(benchmark: str | None = None) -> tuple[OfferedOptions, ...]:
-    """How each multiple-choice benchmark's prompts look: ``benchmark``'s own rule first
-    (the benchmark whose bundled question the prompt asks), then the others in the specs'
-    order. The first rule that finds letters in a prompt answers it, whichever task asks (a
-    chain of one's own may ask another benchmark's question). Two rules may find letters in
-    one prompt (ScienceQA's reads lettered option lines, which Winogrande's prompts hold
-    too), so a bundled question is answered by its own benchmark's rule first."""
+def multiple_choice_rules() -> tuple[OfferedOptions, ...]:
+    """How each multiple-choice benchmark's prompts look, in the specs' order. The first rule
+    that finds letters in a prompt answers it, whichever task asks (a chain of one's own may
+    ask another benchmark's question): each rule finds letters in its own benchmark's
+    prompts only (tests/test_offline_models.py)."""
     from benchmarks.catalog import specs
 
-    ordered = sorted(specs().values(), key=lambda spec: spec.name != benchmark)
-    return tuple(s.offered_options for s in ordered if s.offered_options is not None)
+    return tuple(s.offered_options for s in specs().values() if s.offered_options is not None)
 
 
 @functools.cache
