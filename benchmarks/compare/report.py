@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,20 +32,28 @@ METHOD_NOTES = {
 }
 
 
+def missing(value: Any) -> bool:
+    """None, NaN or pandas.NA."""
+    try:
+        return value is None or bool(value != value)
+    except TypeError:
+        return True
+
+
 def number(value: Any, digits: int = 3, sign: bool = False) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if missing(value):
         return "-"
     return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
 
 
 def interval_text(low: Any, high: Any, sign: bool = False) -> str:
-    if _missing(low) or _missing(high):
+    if missing(low) or missing(high):
         return "-"
     return f"[{number(low, sign=sign)}, {number(high, sign=sign)}]"
 
 
 def p_text(value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if missing(value):
         return "-"
     return "<0.001" if value < 0.001 else f"{value:.3f}"
 
@@ -132,16 +139,7 @@ def tables_text(frame: pd.DataFrame, layout: Layout) -> list[str]:
 
 def discordant(row: dict[str, Any]) -> str:
     a, b = row["baseline_only"], row["candidate_only"]
-    if a is None or b is None or _missing(a) or _missing(b):
-        return "-"
-    return f"{int(a)}/{int(b)}"
-
-
-def _missing(value: Any) -> bool:
-    try:
-        return bool(value != value)  # NaN and pandas.NA
-    except TypeError:
-        return True
+    return "-" if missing(a) or missing(b) else f"{int(a)}/{int(b)}"
 
 
 def render(frame: pd.DataFrame, kind: str, fmt: str) -> str:
@@ -176,7 +174,7 @@ def wrapped(lines: list[str]) -> list[str]:
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     """Rows as JSON-ready dicts (NaN and pandas.NA become None)."""
     return [
-        {key: None if _missing(value) else value for key, value in row.items()}
+        {key: None if missing(value) else value for key, value in row.items()}
         for row in frame.astype(object).to_dict("records")
     ]
 

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from inspect_ai.scorer import Score, value_to_float
 
-from benchmarks.compare.logs import CompareError, SampleRecord, TaskLog, display_path
-from benchmarks.compare.tasks import Categories, TaskScores
+from benchmarks.compare.logs import CompareError, SampleRecord, TaskLog
 from benchmarks.spec import FloatArray
 
 MISSING_CATEGORY = "(none)"
+# Breakdown field -> per question, the categories it counts in: one, or several when its
+# metadata value is a list (ScienceQA's paper_context: a question with a hint and an
+# image counts in TXT and in IMG).
+Categories = dict[str, list[tuple[str, ...]]]
 
 _to_float = value_to_float()
 
@@ -35,30 +38,24 @@ class ScoreTable:
     unscored: list[str]
     epochs: int
     judge_failures: int = 0
-    row_of: dict[str, int] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.row_of = {sample_id: row for row, sample_id in enumerate(self.ids)}
 
 
-def score_components(
-    score: Score, spec: TaskScores, log: TaskLog, sample: SampleRecord
-) -> list[float]:
+def score_components(score: Score, log: TaskLog, sample: SampleRecord) -> list[float]:
     """The components of one score value, as floats."""
-    value = score.value
-    if not spec.components:
+    value, keys = score.value, log.spec.value_keys
+    if not keys:
         return [_to_float(value)]
-    if not isinstance(value, dict) or any(key not in value for key in spec.components):
+    if not isinstance(value, dict) or any(key not in value for key in keys):
         raise CompareError(
-            f"{display_path(log.path)}, sample {sample.id} (epoch {sample.epoch}): score value "
-            f"{value!r:.80} lacks the keys {', '.join(spec.components)} of {spec.scorer}."
+            f"{log.name}, sample {sample.id} (epoch {sample.epoch}): score value "
+            f"{value!r:.80} lacks the keys {', '.join(keys)} of {log.spec.scorer}."
         )
-    return [float(value[key]) for key in spec.components]  # type: ignore[arg-type]
+    return [float(value[key]) for key in keys]  # type: ignore[arg-type]
 
 
 def score_table(log: TaskLog, samples: Sequence[SampleRecord], scorer: str) -> ScoreTable:
     """Per-question scores under ``scorer``, the mean over epochs."""
-    spec = log.scores
+    spec = log.spec
     position: dict[str, int] = {}  # sample id -> position, in order of first appearance
     scored_positions: list[int] = []
     scored_values: list[list[float]] = []
@@ -79,7 +76,7 @@ def score_table(log: TaskLog, samples: Sequence[SampleRecord], scorer: str) -> S
             failed.add(sample_id)
             continue
         scored_positions.append(position[sample_id])
-        scored_values.append(score_components(score, spec, log, sample))
+        scored_values.append(score_components(score, log, sample))
         if isinstance(score.value, dict) and score.value.get("judge_failure"):
             judge_failures += 1
     # Mean over epochs: sums and counts per position, in one pass each.
@@ -113,16 +110,20 @@ def scorer_names(samples: Sequence[SampleRecord]) -> list[str]:
     return list(names)
 
 
+def no_score(log: TaskLog, wanted: str, present: list[str]) -> CompareError:
+    return CompareError(
+        f"{log.name}: no score named {wanted!r} in the samples (found: "
+        f"{', '.join(present) or 'none'})."
+    )
+
+
 def require_scorer(log: TaskLog, samples: Sequence[SampleRecord], scorer: str | None) -> str:
     """The scorer to read: the task's own, or one named by the user (it must exist)."""
     present = scorer_names(samples)
-    own = [log.scores.scorer, *log.scores.other_scorers]
+    own = [log.spec.scorer, *log.spec.other_scorers]
     wanted = scorer or next((name for name in own if name in present), own[0])
     if wanted not in present:
-        raise CompareError(
-            f"{display_path(log.path)}: no score named {wanted!r} in the samples "
-            f"(found: {', '.join(present) or 'none'})."
-        )
+        raise no_score(log, wanted, present)
     return wanted
 
 

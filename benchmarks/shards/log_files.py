@@ -35,7 +35,9 @@ class FoundLog:
 
     @property
     def task(self) -> str:
-        return self.header.eval.task
+        """The benchmark's name: ``benchmarks/triviaqa`` and ``triviaqa`` are one task (how it
+        was launched differs)."""
+        return self.header.eval.task.rsplit("/", 1)[-1]
 
     @property
     def model(self) -> str:
@@ -58,6 +60,10 @@ class FoundLog:
     @property
     def name(self) -> str:
         return display_path(self.location)
+
+    @property
+    def file_name(self) -> str:
+        return self.location.rstrip("/").rsplit("/", 1)[-1]
 
 
 def display_path(location: str) -> str:

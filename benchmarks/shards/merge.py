@@ -78,7 +78,7 @@ class ShardRun:
 
 
 def describe_run(log: FoundLog) -> str:
-    return f"{log.task} ({log.model})"
+    return f"{log.header.eval.task} ({log.model})"
 
 
 def run_identity(log: FoundLog) -> dict[str, Any]:
@@ -298,7 +298,7 @@ def ledger_entry(log: FoundLog, ids: list[Any]) -> EvalShardEntry:
     digest = hashlib.sha256(json.dumps([str(id) for id in ids]).encode()).hexdigest()
     return EvalShardEntry(
         shard=str(shard.index),
-        log=log.name.rstrip("/").rsplit("/", 1)[-1],
+        log=log.file_name,
         eval_set_id=header.eval.eval_set_id,
         status=header.status,
         samples=len(ids) * (header.eval.config.epochs or 1),
