@@ -62,6 +62,11 @@ class FoundLog:
         return display_path(self.location)
 
     @property
+    def label(self) -> str:
+        """The run, as messages name it: ``benchmarks/winogrande (benchmarks/random)``."""
+        return f"{self.header.eval.task} ({self.model})"
+
+    @property
     def file_name(self) -> str:
         return self.location.rstrip("/").rsplit("/", 1)[-1]
 
@@ -75,8 +80,6 @@ def is_folder(location: str) -> bool:
     """Whether ``location`` is a folder (a prefix holding objects, on an object store)."""
     from fsspec.core import url_to_fs
 
-    if "://" not in location:
-        return os.path.isdir(location)
     try:
         fs, path = url_to_fs(location)
         return bool(fs.isdir(path))

@@ -29,7 +29,7 @@ def merge(locations: Sequence[str], output: str | None) -> int:
     if output is not None and output.endswith(".eval") and len(runs) > 1:
         raise LogError(
             f"--output {output}: the logs hold shards of {len(runs)} runs "
-            f"({'; '.join(run.describe() for run in runs)}); give a folder to write each to."
+            f"({'; '.join(run.logs[0].label for run in runs)}); give a folder to write each to."
         )
     for run in runs:
         log = merged_log(run)
@@ -40,7 +40,7 @@ def merge(locations: Sequence[str], output: str | None) -> int:
             raise LogError(f"{location}: cannot be written ({type(ex).__name__}: {ex}).") from None
         if run.superseded:
             notes.append(
-                f"{run.describe()}: {run.superseded} other log(s) of its shards (older, or "
+                f"{run.logs[0].label}: {run.superseded} other log(s) of its shards (older, or "
                 "unfinished) left aside."
             )
         print(summary(run, log, location))
@@ -84,11 +84,13 @@ def same_folder(a: str, b: str) -> bool:
     return os.path.normpath(a) == os.path.normpath(b)
 
 
+def inspect_name(created: str, task: str, id: str) -> str:
+    """``<created>_<task>_<id>``, as Inspect names a log (its default pattern)."""
+    return f"{re.sub(r'[:+]', '-', created.split('.')[0])}_{task.rsplit('/', 1)[-1]}_{id[:22]}"
+
+
 def log_name(log: EvalLog) -> str:
-    """``<created>_<task>_<id>.eval``, as Inspect names a log (its default pattern)."""
-    created = re.sub(r"[:+]", "-", log.eval.created.split(".")[0])
-    task = log.eval.task.rsplit("/", 1)[-1]
-    return f"{created}_{task}_{log.eval.eval_id[:22]}.eval"
+    return inspect_name(log.eval.created, log.eval.task, log.eval.eval_id) + ".eval"
 
 
 def summary(run: ShardRun, log: EvalLog, location: str) -> str:
@@ -101,6 +103,6 @@ def summary(run: ShardRun, log: EvalLog, location: str) -> str:
         if metric is not None:
             headline = f", {metric.name} {metric.value:.4g}"
     return (
-        f"{run.describe()}: {len(run.logs)} shards, {samples:,} samples{headline} -> "
+        f"{run.logs[0].label}: {len(run.logs)} shards, {samples:,} samples{headline} -> "
         f"{display_path(location)}"
     )
