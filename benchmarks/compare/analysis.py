@@ -118,10 +118,11 @@ def statistic(spec: BenchmarkSpec, metrics: Sequence[CompareMetric], paired: boo
 
 def bootstrapped_groups(
     spec: BenchmarkSpec, tables: list[FloatArray], categories: Categories, settings: Settings
-) -> list[tuple[Group, list[FloatArray], FloatArray | None]]:
+) -> list[tuple[Group, list[FloatArray], list[int | None], FloatArray | None]]:
     """Each group, its rows of each table (one log's, or a baseline's and a candidate's,
-    paired) and, unless every metric is a proportion there, the bootstrap draws of its
-    metrics (one column each; a metric's draws are the same whichever others are drawn).
+    paired), each metric's ``binary_column`` and, unless every metric is a proportion there,
+    the bootstrap draws of its metrics (one column each; a metric's draws are the same
+    whichever others are drawn).
 
     Two groups are drawn at a time: drawing indices and the matrix products release the
     GIL, so two threads use both cores of the reference machine; every group has its own
@@ -137,9 +138,13 @@ def bootstrapped_groups(
                 settings.resamples,
                 settings.rng(group.breakdown, group.category),
             )
-            drawn = any(binary_column(spec, m, *parts) is None for m in group.metrics)
-            plan.append((group, parts, pool.submit(bootstrap_statistics, *job) if drawn else None))
-        return [(group, parts, draws.result() if draws else None) for group, parts, draws in plan]
+            columns = [binary_column(spec, m, *parts) for m in group.metrics]
+            draws = pool.submit(bootstrap_statistics, *job) if None in columns else None
+            plan.append((group, parts, columns, draws))
+        return [
+            (group, parts, columns, draws.result() if draws else None)
+            for group, parts, columns, draws in plan
+        ]
 
 
 def bootstrap_interval(draws: FloatArray, n: int, settings: Settings) -> Interval:
@@ -172,11 +177,10 @@ def describe(
 ) -> list[dict[str, Any]]:
     """One log: every metric of every group with its interval."""
     rows: list[dict[str, Any]] = []
-    for group, [part], draws in bootstrapped_groups(spec, [values], categories, settings):
+    for group, [part], columns, draws in bootstrapped_groups(spec, [values], categories, settings):
         n = len(part)
         sums = part.sum(axis=0)
-        for index, metric in enumerate(group.metrics):
-            column = binary_column(spec, metric, part)
+        for index, (metric, column) in enumerate(zip(group.metrics, columns, strict=True)):
             if column is not None:
                 interval = wilson_interval(int(sums[column]), n, settings.confidence)
             else:
@@ -208,10 +212,10 @@ def compare(
     """Paired rows (same question in both): the difference candidate - baseline per metric."""
     rows: list[dict[str, Any]] = []
     tables = [baseline, candidate]
-    for group, [a, b], draws in bootstrapped_groups(spec, tables, categories, settings):
+    for group, [a, b], columns, draws in bootstrapped_groups(spec, tables, categories, settings):
         n = len(a)
         sums_a, sums_b = a.sum(axis=0), b.sum(axis=0)
-        for index, metric in enumerate(group.metrics):
+        for index, (metric, column) in enumerate(zip(group.metrics, columns, strict=True)):
             value_a = float(metric_value(spec, metric, sums_a, n))
             value_b = float(metric_value(spec, metric, sums_b, n))
             row: dict[str, Any] = {
@@ -223,7 +227,6 @@ def compare(
                 "candidate_value": value_b,
                 "difference": value_b - value_a,
             }
-            column = binary_column(spec, metric, a, b)
             if column is not None:
                 row.update(_binary_difference(a[:, column], b[:, column], settings))
             else:

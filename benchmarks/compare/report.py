@@ -76,16 +76,6 @@ def aligned(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1
     return [line(headers), *(line(r) for r in rows)]
 
 
-def sections(frame: pd.DataFrame, keys: list[str]) -> list[tuple[tuple[Any, ...], pd.DataFrame]]:
-    """The frame split by ``keys``, in order of first appearance."""
-    if frame.empty:
-        return []
-    return [
-        (key if isinstance(key, tuple) else (key,), part)
-        for key, part in frame.groupby(keys, sort=False)
-    ]
-
-
 @dataclass(frozen=True)
 class Layout:
     """How one kind of result prints: a section per run, a table per metric, a row per group."""
@@ -124,9 +114,9 @@ DESCRIPTION = Layout(
 
 def tables_text(frame: pd.DataFrame, layout: Layout) -> list[str]:
     lines: list[str] = []
-    for key, part in sections(frame, list(layout.run_keys)):
+    for key, part in frame.groupby(list(layout.run_keys), sort=False):
         lines += ["", layout.title(key)]
-        for (metric,), rows in sections(part, ["metric"]):
+        for (metric,), rows in part.groupby(["metric"], sort=False):
             records = rows.to_dict("records")
             lines += ["", f"{metric} ({layout.kind(records[0])})"]
             table = [
@@ -158,17 +148,17 @@ def render(frame: pd.DataFrame, kind: str, fmt: str) -> str:
     prose = [*notes, *tables_text(frame, layout), "", METHOD_NOTES[kind]]
     if frame["warning"].astype(bool).any():
         prose.append(LEGEND)
-    return "\n".join(wrapped(prose)).lstrip("\n") + "\n"
+    return text(prose)
 
 
-def wrapped(lines: list[str]) -> list[str]:
-    """Lines longer than ``WIDTH`` (notes naming long log files) folded at spaces."""
-    out: list[str] = []
+def text(lines: list[str]) -> str:
+    """The lines, those longer than ``WIDTH`` (notes naming long log files) folded at spaces."""
+    folded: list[str] = []
     for line in lines:
-        out.extend(
+        folded += (
             textwrap.wrap(line, WIDTH, subsequent_indent="  ") if len(line) > WIDTH else [line]
         )
-    return out
+    return "\n".join(folded).lstrip("\n") + "\n"
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -268,7 +258,7 @@ def judges_render(result: JudgeAgreement, fmt: str) -> str:
         ]
         lines += aligned(["id", "epoch", "grades", "answer", "target"], rows, left=5)
     lines += ["", METHOD_NOTES["compare"]]
-    return "\n".join(wrapped(lines)).lstrip("\n") + "\n"
+    return text(lines)
 
 
 def _short(text: Any, width: int) -> str:
