@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from inspect_ai.scorer import Score, value_to_float
@@ -55,49 +54,39 @@ def score_components(score: Score, log: TaskLog, sample: SampleRecord) -> list[f
 
 def score_table(log: TaskLog, samples: Sequence[SampleRecord], scorer: str) -> ScoreTable:
     """Per-question scores under ``scorer``, the mean over epochs."""
-    spec = log.spec
-    position: dict[str, int] = {}  # sample id -> position, in order of first appearance
-    scored_positions: list[int] = []
-    scored_values: list[list[float]] = []
-    epochs_of: dict[str, int] = defaultdict(int)
+    first: dict[str, SampleRecord] = {}  # each question's first sample: metadata, target
+    scored: dict[str, list[list[float]]] = defaultdict(list)  # its scored epochs' components
     failed: set[str] = set()
-    metadata: dict[str, dict[str, Any]] = {}
-    targets: dict[str, str] = {}
     judge_failures = 0
     for sample in samples:
         sample_id = str(sample.id)
-        epochs_of[sample_id] += 1
-        if sample_id not in position:
-            position[sample_id] = len(position)
-            metadata[sample_id] = sample.metadata or {}
-            targets[sample_id] = _target_text(sample.target)
+        first.setdefault(sample_id, sample)
         score = (sample.scores or {}).get(scorer)
         if sample.error is not None or score is None:
             failed.add(sample_id)
             continue
-        scored_positions.append(position[sample_id])
-        scored_values.append(score_components(score, log, sample))
+        scored[sample_id].append(score_components(score, log, sample))
         if isinstance(score.value, dict) and score.value.get("judge_failure"):
             judge_failures += 1
-    # Mean over epochs: sums and counts per position, in one pass each.
-    sums = np.zeros((len(position), len(spec.columns)))
-    np.add.at(sums, scored_positions, np.array(scored_values).reshape(-1, len(spec.columns)))
-    counts = np.bincount(scored_positions, minlength=len(position))
     # Sorted: the bootstrap's draws map to questions by row, so a log's sample order
     # (completion order in .eval files) must not change the numbers.
-    ids = sorted(sample_id for sample_id in position if sample_id not in failed)
-    rows = [position[sample_id] for sample_id in ids]
-    means = sums[rows] / counts[rows, None]
-    categories = {
-        name: [_categories(metadata[i].get(name)) for i in ids] for name in spec.breakdowns
-    }
+    ids = sorted(sample_id for sample_id in first if sample_id not in failed)
+    # The mean over epochs: each question's epochs summed in the log's order, in one pass.
+    epochs = [scored[i] for i in ids]
+    counts = [len(question) for question in epochs]
+    sums = np.zeros((len(ids), len(log.spec.columns)))
+    values = np.array([v for question in epochs for v in question]).reshape(-1, sums.shape[1])
+    np.add.at(sums, np.repeat(np.arange(len(ids)), counts), values)
     return ScoreTable(
         ids=ids,
-        values=means,
-        categories=categories,
-        targets=targets,
+        values=sums / np.array(counts).reshape(-1, 1),
+        categories={
+            name: [_categories((first[i].metadata or {}).get(name)) for i in ids]
+            for name in log.spec.breakdowns
+        },
+        targets={i: _target_text(sample.target) for i, sample in first.items()},
         unscored=sorted(failed),
-        epochs=max(epochs_of.values(), default=0),
+        epochs=max(Counter(str(sample.id) for sample in samples).values(), default=0),
         judge_failures=judge_failures,
     )
 
