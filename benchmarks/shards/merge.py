@@ -24,7 +24,6 @@ import json
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import zip_longest
 from typing import Any
 
@@ -61,14 +60,6 @@ HOW_REQUESTS_WERE_SENT = frozenset(
         "timeout",
     }
 )
-
-
-@dataclass
-class ShardRun:
-    """The shards of one run, each its newest log, in shard order."""
-
-    logs: list[FoundLog]
-    superseded: int  # other logs of the same shards (older, or unfinished), not merged
 
 
 def shard_of(log: FoundLog) -> Shard:
@@ -113,8 +104,9 @@ def difference(a: FoundLog, b: FoundLog) -> str | None:
     return None
 
 
-def shard_runs(locations: Sequence[str]) -> tuple[list[ShardRun], list[str]]:
-    """The runs whose shards ``locations`` hold, and notes on the logs left aside."""
+def shard_runs(locations: Sequence[str]) -> tuple[list[list[FoundLog]], list[str]]:
+    """The runs whose shards ``locations`` hold (each shard's newest log, in shard order),
+    and notes on the logs left aside."""
     notes: list[str] = []
     logs = [log for location in locations for log in found_logs(location)]
     shards = [log for log in logs if log.shard is not None]
@@ -142,7 +134,14 @@ def shard_runs(locations: Sequence[str]) -> tuple[list[ShardRun], list[str]]:
             f"({shard_list(other)}) in {difference(incomplete[0][0], other[0])}; pass the "
             "shards of one run (or all the shards of each)."
         )
-    return [newest_attempts(run) for run in runs], notes
+    newest = [newest_attempts(run) for run in runs]
+    for run, merged in zip(runs, newest, strict=True):
+        if len(run) > len(merged):
+            notes.append(
+                f"{run[0].label}: {len(run) - len(merged)} other log(s) of its shards (older, "
+                "or unfinished) left aside."
+            )
+    return newest, notes
 
 
 def missing(logs: list[FoundLog]) -> list[int]:
@@ -155,7 +154,7 @@ def shard_list(logs: list[FoundLog]) -> str:
     return "shards " + ", ".join(sorted({str(shard_of(log)) for log in logs}))
 
 
-def newest_attempts(logs: list[FoundLog]) -> ShardRun:
+def newest_attempts(logs: list[FoundLog]) -> list[FoundLog]:
     """Each shard's newest finished log (``logs`` are sorted oldest first), in shard order; a
     shard left out, or one with no finished log, is an error saying what to run."""
     count = shard_of(logs[0]).count
@@ -180,7 +179,7 @@ def newest_attempts(logs: list[FoundLog]) -> ShardRun:
                 f"--log-dir {folder}`, then merge again."
             )
         newest.append(finished[-1])
-    return ShardRun(newest, superseded=len(logs) - len(newest))
+    return newest
 
 
 def read_shard_samples(log: FoundLog) -> list[EvalSample]:
@@ -217,11 +216,11 @@ def read_shard_samples(log: FoundLog) -> list[EvalSample]:
     return samples
 
 
-def merged_log(run: ShardRun) -> EvalLog:
+def merged_log(run: list[FoundLog]) -> EvalLog:
     """One log of the whole run from its shards' logs (read here, each checked)."""
-    shard_samples = [read_shard_samples(log) for log in run.logs]
+    shard_samples = [read_shard_samples(log) for log in run]
     seen: dict[str, FoundLog] = {}
-    for shard, samples in zip(run.logs, shard_samples, strict=True):
+    for shard, samples in zip(run, shard_samples, strict=True):
         for sample in samples:
             other = seen.setdefault(str(sample.id), shard)
             if other is not shard:
@@ -230,7 +229,7 @@ def merged_log(run: ShardRun) -> EvalLog:
                     f"{shard.name} (shard {shard.shard}): these are not shards of one run; "
                     "merge the logs of one run's shards only."
                 )
-    headers = [log.header for log in run.logs]
+    headers = [log.header for log in run]
     first = headers[0]
     spec = first.eval.model_copy(deep=True)
     spec.eval_id = uuid.uuid4().hex
@@ -247,7 +246,7 @@ def merged_log(run: ShardRun) -> EvalLog:
     spec.dataset.sample_ids = [id for row in zip_longest(*ids) for id in row if id is not None]
     spec.dataset.samples = sum(header.eval.dataset.samples or 0 for header in headers)
     spec.dataset.shuffled = any(header.eval.dataset.shuffled for header in headers)
-    for shard, header in zip(run.logs, headers, strict=True):
+    for shard, header in zip(run, headers, strict=True):
         expected = shard_of(shard).size(spec.dataset.samples)
         if header.eval.dataset.samples != expected:
             raise LogError(
@@ -257,7 +256,7 @@ def merged_log(run: ShardRun) -> EvalLog:
             )
     spec.shards = EvalShards(
         selection="ids",
-        ledger=[ledger_entry(shard, ids) for shard, ids in zip(run.logs, ids, strict=True)],
+        ledger=[ledger_entry(shard, ids) for shard, ids in zip(run, ids, strict=True)],
     )
     samples = [sample for samples in shard_samples for sample in samples]
     log = EvalLog(
