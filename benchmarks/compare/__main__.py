@@ -1,10 +1,4 @@
-"""Command line: ``python -m benchmarks.compare LOG [LOG ...]`` (see docs/compare.md).
-
-One log (or folder): every metric and category with a 95% interval. Two or
-more: each against the first (the baseline), paired by sample id.
-``--judges``: agreement of the SimpleQA gradings in one re-graded log, or in
-logs of the same answers.
-"""
+"""Command line: ``python -m benchmarks.compare LOG [LOG ...]`` (see docs/compare.md)."""
 
 from __future__ import annotations
 
