@@ -147,11 +147,16 @@ def bootstrapped_groups(
         ]
 
 
-def bootstrap_interval(draws: FloatArray, n: int, settings: Settings) -> Interval:
-    """The percentile interval; undefined for one question, whose resamples are all alike."""
+def bootstrapped(
+    draws: FloatArray | None, index: int, n: int, observed: float, settings: Settings
+) -> tuple[Interval, float]:
+    """Metric ``index``'s percentile interval and the p-value of ``observed`` differing from
+    0; undefined for one question, whose resamples are all alike."""
+    assert draws is not None  # drawn wherever a metric is not a proportion
     if n < MIN_BOOTSTRAP_QUESTIONS:
-        return Interval(math.nan, math.nan)
-    return percentile_interval(draws, settings.confidence)
+        return Interval(math.nan, math.nan), math.nan
+    column = draws[:, index]
+    return percentile_interval(column, settings.confidence), bootstrap_p_value(observed, column)
 
 
 def binary_column(spec: BenchmarkSpec, metric: CompareMetric, *tables: FloatArray) -> int | None:
@@ -184,8 +189,7 @@ def describe(
             if column is not None:
                 interval = wilson_interval(int(sums[column]), n, settings.confidence)
             else:
-                assert draws is not None
-                interval = bootstrap_interval(draws[:, index], n, settings)
+                interval, _ = bootstrapped(draws, index, n, 0.0, settings)
             rows.append(
                 {
                     "breakdown": group.breakdown,
@@ -230,14 +234,11 @@ def compare(
             if column is not None:
                 row.update(_binary_difference(a[:, column], b[:, column], settings))
             else:
-                assert draws is not None
-                interval = bootstrap_interval(draws[:, index], n, settings)
+                interval, p_value = bootstrapped(draws, index, n, value_b - value_a, settings)
                 row.update(
                     ci_low=interval.low,
                     ci_high=interval.high,
-                    p_value=bootstrap_p_value(value_b - value_a, draws[:, index])
-                    if n >= MIN_BOOTSTRAP_QUESTIONS
-                    else math.nan,
+                    p_value=p_value,
                     p_holm=math.nan,
                     method=BOOTSTRAP,
                     baseline_only=None,
