@@ -25,7 +25,6 @@ from inspect_ai.model import ChatMessage
 
 from benchmarks.catalog import BENCHMARKS, specs
 from benchmarks.compare import CompareError, Settings, compare_logs, describe_logs
-from benchmarks.compare.api import COMPARE_COLUMNS
 from benchmarks.compare.statistics import newcombe_paired_interval, wilson_interval
 from benchmarks.scienceqa import scienceqa
 from benchmarks.simpleqa import simpleqa
@@ -45,6 +44,26 @@ from tests.test_examples import (
 
 REPO = Path(__file__).resolve().parent.parent
 FAST = Settings(resamples=2000)
+COMPARE_COLUMNS = [
+    "task",
+    "baseline",
+    "candidate",
+    "breakdown",
+    "category",
+    "metric",
+    "n",
+    "baseline_value",
+    "candidate_value",
+    "difference",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_holm",
+    "method",
+    "baseline_only",
+    "candidate_only",
+    "warning",
+]
 
 
 def fixture_tasks() -> list[Task]:

@@ -28,9 +28,9 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai import eval_set
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 
+from benchmarks.catalog import specs
 from benchmarks.compare import CompareError, Settings, compare_logs, describe_logs, judge_agreement
 from benchmarks.compare.__main__ import main as compare_main
-from benchmarks.compare.tasks import TASKS
 from benchmarks.scienceqa import scienceqa
 from benchmarks.shards.__main__ import main as shards_main
 from benchmarks.simpleqa import simpleqa
@@ -441,7 +441,7 @@ def test_a_folder_of_unfinished_logs_is_refused_and_an_unfinished_file_is_read_a
         )
     }
     assert refusal(lambda: describe_logs(folder, settings=FAST)) == (
-        f"{folder}: holds no finished log of {', '.join(TASKS)}; pass a log file to read an "
+        f"{folder}: holds no finished log of {', '.join(specs())}; pass a log file to read an "
         "unfinished run."
     )
 

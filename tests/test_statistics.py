@@ -256,11 +256,11 @@ def category_values(seed: int, n: int = 60) -> tuple[np.ndarray, np.ndarray, dic
 
 
 def test_every_groups_interval_is_scipys_wilson_at_95_percent() -> None:
+    from benchmarks.catalog import specs
     from benchmarks.compare.analysis import Settings, describe
-    from benchmarks.compare.tasks import TASKS
 
     values, _, categories = category_values(1)
-    rows = describe(TASKS["triviaqa"], values, categories, Settings(resamples=200))
+    rows = describe(specs()["triviaqa"], values, categories, Settings(resamples=200))
     wilson = [row for row in rows if row["metric"] == "exact_match"]
     assert {row["category"] for row in wilson} == {"all", "Wiki", "Web", "Numerical"}
     for row in wilson:
@@ -270,11 +270,11 @@ def test_every_groups_interval_is_scipys_wilson_at_95_percent() -> None:
 
 
 def test_every_groups_paired_p_value_is_the_exact_mcnemar_of_its_discordant_pairs() -> None:
+    from benchmarks.catalog import specs
     from benchmarks.compare.analysis import Settings, compare
-    from benchmarks.compare.tasks import TASKS
 
     baseline, candidate, categories = category_values(2)
-    rows = compare(TASKS["triviaqa"], baseline, candidate, categories, Settings(resamples=200))
+    rows = compare(specs()["triviaqa"], baseline, candidate, categories, Settings(resamples=200))
     paired = [row for row in rows if row["metric"] == "exact_match"]
     assert len(paired) == 4
     for row in paired:

@@ -38,7 +38,7 @@ from benchmarks.compare import analysis
 from benchmarks.compare.analysis import Settings
 from benchmarks.compare.api import compare_logs, pair
 from benchmarks.compare.comparability import check_same_questions
-from benchmarks.compare.logs import logs_by_task, read_sample_summaries
+from benchmarks.compare.logs import logs_at, read_samples
 from benchmarks.compare.score_tables import score_table
 
 OUT_DIR = Path(__file__).resolve().parents[1] / "out"
@@ -152,19 +152,16 @@ def time_once(paths: tuple[Path, Path], settings: Settings) -> dict[str, float]:
     wall time, much less the CPU time (which counts both BLAS threads, if any).
     """
     started, cpu = time.perf_counter(), time.process_time()
-    logs = [next(iter(logs_by_task(str(path)).values())) for path in paths]
-    samples = [read_sample_summaries(log) for log in logs]
+    logs = [next(iter(logs_at(str(path)).by_task().values())) for path in paths]
+    samples = [read_samples(log) for log in logs]
     read_s = time.perf_counter() - started
     read_cpu_s = time.process_time() - cpu
 
     started, cpu = time.perf_counter(), time.process_time()
-    a, b = (score_table(log, s, log.scores.scorer) for log, s in zip(logs, samples, strict=True))
+    a, b = (score_table(log, s, log.spec.scorer) for log, s in zip(logs, samples, strict=True))
     check_same_questions(logs[0], a, logs[1], b)
-    _, rows_a, rows_b = pair(a, b)
-    categories = {k: [v[r] for r in rows_a] for k, v in a.categories.items()}
-    rows = analysis.compare(
-        logs[0].scores, a.values[rows_a], b.values[rows_b], categories, settings
-    )
+    _, paired = pair(a, b)
+    rows = analysis.compare(logs[0].spec, *paired, settings)
     import pandas as pd
 
     pd.DataFrame(rows)

@@ -1,10 +1,4 @@
-"""Command line: ``python -m benchmarks.compare LOG [LOG ...]`` (see docs/compare.md).
-
-One log (or folder): every metric and category with a 95% interval. Two or
-more: each against the first (the baseline), paired by sample id.
-``--judges``: agreement of the SimpleQA gradings in one re-graded log, or in
-logs of the same answers.
-"""
+"""Command line: ``python -m benchmarks.compare LOG [LOG ...]`` (see docs/compare.md)."""
 
 from __future__ import annotations
 
@@ -12,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from benchmarks.compare.analysis import DEFAULT_RESAMPLES, DEFAULT_SEED, Settings
 from benchmarks.compare.report import FORMATS
@@ -72,27 +67,22 @@ def run(args: argparse.Namespace) -> str:
     from benchmarks.compare import api, judges, report
     from benchmarks.compare.plot import forest_plot
 
-    settings = Settings(resamples=args.resamples, seed=args.seed)
+    options: dict[str, Any] = {
+        "scorer": args.scorer,
+        "settings": Settings(resamples=args.resamples, seed=args.seed),
+    }
     if args.judges:
-        result = judges.judge_agreement(args.logs, scorer=args.scorer, settings=settings)
-        if args.plot:
-            forest_plot(result.metrics, args.plot, kind="compare")
-        return report.judges_render(result, args.format)
-    if len(args.logs) == 1 and args.baseline is None:
-        kind, frame = (
-            "describe",
-            api.describe_logs(args.logs[0], scorer=args.scorer, settings=settings),
-        )
+        result = judges.judge_agreement(args.logs, **options)
+        kind, frame, output = "compare", result.metrics, report.judges_render(result, args.format)
+    elif len(args.logs) == 1 and args.baseline is None:
+        frame = api.describe_logs(args.logs[0], **options)
+        kind, output = "describe", report.render(frame, "describe", args.format)
     else:
-        kind, frame = (
-            "compare",
-            api.compare_logs(
-                args.logs, scorer=args.scorer, settings=settings, baseline_model=args.baseline
-            ),
-        )
+        frame = api.compare_logs(args.logs, baseline_model=args.baseline, **options)
+        kind, output = "compare", report.render(frame, "compare", args.format)
     if args.plot:
         forest_plot(frame, args.plot, kind=kind)
-    return report.render(frame, kind, args.format)
+    return output
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,19 +13,23 @@ Too-small rule: a group warns when it has fewer than ``MIN_GROUP_QUESTIONS``
 questions, and a paired proportion also when it has fewer than
 ``MIN_DISCORDANT_PAIRS`` discordant pairs: with fewer, even a 10-to-0 split is
 barely significant and the interval spans most of the plausible range.
+
+Every metric is a function of per-question sums of the score value keys (the spec's
+``columns``), which is what lets one vectorized bootstrap serve all of them.
 """
 
 from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from benchmarks.compare.score_tables import Categories
 from benchmarks.compare.statistics import (
     CONFIDENCE,
     Interval,
@@ -38,8 +42,7 @@ from benchmarks.compare.statistics import (
     percentile_interval,
     wilson_interval,
 )
-from benchmarks.compare.tasks import Categories, Metric, TaskScores
-from benchmarks.spec import FloatArray
+from benchmarks.spec import BenchmarkSpec, CompareMetric, FloatArray
 
 DEFAULT_RESAMPLES = 10_000
 DEFAULT_SEED = 20240607
@@ -74,14 +77,14 @@ class Group:
     breakdown: str
     category: str
     rows: np.ndarray  # row positions in the (paired) value arrays
-    metrics: tuple[Metric, ...]
+    metrics: tuple[CompareMetric, ...]
 
 
-def groups(spec: TaskScores, categories: Categories, count: int) -> Iterator[Group]:
+def groups(spec: BenchmarkSpec, categories: Categories, count: int) -> Iterator[Group]:
     """The whole sample, then each category of each breakdown field (sorted by name); a
     question in several categories of a field is in each of their groups."""
-    yield Group(OVERALL, ALL, np.arange(count), spec.metrics)
-    per_category = tuple(m for m in spec.metrics if m.name in spec.category_metrics)
+    yield Group(OVERALL, ALL, np.arange(count), spec.compare_metrics)
+    per_category = tuple(m for m in spec.compare_metrics if m.name in spec.category_metrics)
     for breakdown in spec.breakdowns:
         labels = categories[breakdown]
         for category in sorted({c for question in labels for c in question}):
@@ -89,7 +92,9 @@ def groups(spec: TaskScores, categories: Categories, count: int) -> Iterator[Gro
             yield Group(breakdown, category, np.array(rows, dtype=int), per_category)
 
 
-def metric_value(spec: TaskScores, metric: Metric, sums: FloatArray, n: int) -> FloatArray:
+def metric_value(
+    spec: BenchmarkSpec, metric: CompareMetric, sums: FloatArray, n: int
+) -> FloatArray:
     """A metric from column sums (shape (..., components)) over n questions."""
     if metric.mean_of is not None:
         return sums[..., spec.columns.index(metric.mean_of)] / n
@@ -97,68 +102,70 @@ def metric_value(spec: TaskScores, metric: Metric, sums: FloatArray, n: int) -> 
     return metric.ratio(sums, n)
 
 
-def metrics_statistic(spec: TaskScores, metrics: list[Metric]) -> SumsStatistic:
-    """Resample sums -> the metrics, one column each."""
+def statistic(spec: BenchmarkSpec, metrics: Sequence[CompareMetric], paired: bool) -> SumsStatistic:
+    """Resample sums -> the metrics, one column each; ``paired``: sums of [baseline |
+    candidate] columns -> candidate - baseline per metric."""
+    width = len(spec.columns)
 
-    def statistic(sums: FloatArray, n: int) -> FloatArray:
-        return np.stack([metric_value(spec, m, sums, n) for m in metrics], -1)
+    def values(sums: FloatArray, n: int) -> FloatArray:
+        def of(columns: slice) -> FloatArray:
+            return np.stack([metric_value(spec, m, sums[..., columns], n) for m in metrics], -1)
 
-    return statistic
+        return of(slice(width, None)) - of(slice(width)) if paired else of(slice(None))
 
-
-def differences_statistic(spec: TaskScores, metrics: list[Metric], width: int) -> SumsStatistic:
-    """Resample sums of [baseline | candidate] columns -> candidate - baseline per metric."""
-
-    def statistic(sums: FloatArray, n: int) -> FloatArray:
-        return np.stack(
-            [
-                metric_value(spec, m, sums[..., width:], n)
-                - metric_value(spec, m, sums[..., :width], n)
-                for m in metrics
-            ],
-            -1,
-        )
-
-    return statistic
+    return values
 
 
-BootstrapJob = tuple[FloatArray, SumsStatistic, np.random.Generator]
+def bootstrapped_groups(
+    spec: BenchmarkSpec, tables: list[FloatArray], categories: Categories, settings: Settings
+) -> list[tuple[Group, list[FloatArray], list[int | None], FloatArray | None]]:
+    """Each group, its rows of each table (one log's, or a baseline's and a candidate's,
+    paired), each metric's ``binary_column`` and, unless every metric is a proportion there,
+    the bootstrap draws of its metrics (one column each; a metric's draws are the same
+    whichever others are drawn).
 
-
-def run_bootstraps(jobs: list[BootstrapJob | None], resamples: int) -> list[FloatArray | None]:
-    """Each job's bootstrap draws (None for None), two groups at a time.
-
-    Drawing indices and the matrix products release the GIL, so two threads
-    use both cores of the reference machine; every group has its own random
-    stream, so the results do not depend on the order the threads finish in.
+    Two groups are drawn at a time: drawing indices and the matrix products release the
+    GIL, so two threads use both cores of the reference machine; every group has its own
+    random stream, so the results do not depend on the order the threads finish in.
     """
     with ThreadPoolExecutor(BOOTSTRAP_THREADS) as pool:
-        futures = [
-            None
-            if job is None
-            else pool.submit(bootstrap_statistics, job[0], job[1], resamples, job[2])
-            for job in jobs
+        plan = []
+        for group in groups(spec, categories, len(tables[0])):
+            parts = [table[group.rows] for table in tables]
+            job = (
+                np.hstack(parts),
+                statistic(spec, group.metrics, paired=len(parts) == 2),
+                settings.resamples,
+                settings.rng(group.breakdown, group.category),
+            )
+            columns = [binary_column(spec, m, *parts) for m in group.metrics]
+            draws = pool.submit(bootstrap_statistics, *job) if None in columns else None
+            plan.append((group, parts, columns, draws))
+        return [
+            (group, parts, columns, draws.result() if draws else None)
+            for group, parts, columns, draws in plan
         ]
-        return [None if future is None else future.result() for future in futures]
 
 
-def bootstrap_interval(draws: FloatArray, n: int, settings: Settings) -> Interval:
-    """The percentile interval; undefined for one question, whose resamples are all alike."""
+def bootstrapped(
+    draws: FloatArray | None, index: int, n: int, observed: float, settings: Settings
+) -> tuple[Interval, float]:
+    """Metric ``index``'s percentile interval and the p-value of ``observed`` differing from
+    0; undefined for one question, whose resamples are all alike."""
+    assert draws is not None  # drawn wherever a metric is not a proportion
     if n < MIN_BOOTSTRAP_QUESTIONS:
-        return Interval(math.nan, math.nan)
-    return percentile_interval(draws, settings.confidence)
+        return Interval(math.nan, math.nan), math.nan
+    column = draws[:, index]
+    return percentile_interval(column, settings.confidence), bootstrap_p_value(observed, column)
 
 
-def is_binary(column: FloatArray) -> bool:
-    return bool(np.all((column == 0) | (column == 1)))
-
-
-def binary_column(spec: TaskScores, metric: Metric, *tables: FloatArray) -> int | None:
+def binary_column(spec: BenchmarkSpec, metric: CompareMetric, *tables: FloatArray) -> int | None:
     """The component column when the metric is a proportion in every table, else None."""
     if metric.mean_of is None or not metric.proportion:
         return None
     column = spec.columns.index(metric.mean_of)
-    return column if all(is_binary(table[:, column]) for table in tables) else None
+    binary = all(np.all((table[:, column] == 0) | (table[:, column] == 1)) for table in tables)
+    return column if binary else None
 
 
 def small_group_warning(n: int, discordant: int | None = None) -> str:
@@ -171,37 +178,18 @@ def small_group_warning(n: int, discordant: int | None = None) -> str:
 
 
 def describe(
-    spec: TaskScores, values: FloatArray, categories: Categories, settings: Settings
+    spec: BenchmarkSpec, values: FloatArray, categories: Categories, settings: Settings
 ) -> list[dict[str, Any]]:
     """One log: every metric of every group with its interval."""
     rows: list[dict[str, Any]] = []
-    plan = [(group, values[group.rows]) for group in groups(spec, categories, len(values))]
-    bootstrapped = [
-        [m for m in group.metrics if binary_column(spec, m, part) is None] for group, part in plan
-    ]
-    all_draws = run_bootstraps(
-        [
-            (part, metrics_statistic(spec, metrics), settings.rng(group.breakdown, group.category))
-            if metrics
-            else None
-            for (group, part), metrics in zip(plan, bootstrapped, strict=True)
-        ],
-        settings.resamples,
-    )
-    for (group, part), metrics, draws in zip(plan, bootstrapped, all_draws, strict=True):
+    for group, [part], columns, draws in bootstrapped_groups(spec, [values], categories, settings):
         n = len(part)
         sums = part.sum(axis=0)
-        intervals = {
-            metric.name: bootstrap_interval(draws[:, index], n, settings)
-            for index, metric in enumerate(metrics)
-            if draws is not None
-        }
-        for metric in group.metrics:
-            column = binary_column(spec, metric, part)
+        for index, (metric, column) in enumerate(zip(group.metrics, columns, strict=True)):
             if column is not None:
                 interval = wilson_interval(int(sums[column]), n, settings.confidence)
             else:
-                interval = intervals[metric.name]
+                interval, _ = bootstrapped(draws, index, n, 0.0, settings)
             rows.append(
                 {
                     "breakdown": group.breakdown,
@@ -219,7 +207,7 @@ def describe(
 
 
 def compare(
-    spec: TaskScores,
+    spec: BenchmarkSpec,
     baseline: FloatArray,
     candidate: FloatArray,
     categories: Categories,
@@ -227,30 +215,11 @@ def compare(
 ) -> list[dict[str, Any]]:
     """Paired rows (same question in both): the difference candidate - baseline per metric."""
     rows: list[dict[str, Any]] = []
-    plan = [
-        (group, baseline[group.rows], candidate[group.rows])
-        for group in groups(spec, categories, len(baseline))
-    ]
-    bootstrapped = [
-        [m for m in group.metrics if binary_column(spec, m, a, b) is None] for group, a, b in plan
-    ]
-    all_draws = run_bootstraps(
-        [
-            (
-                np.hstack([a, b]),
-                differences_statistic(spec, metrics, a.shape[1]),
-                settings.rng(group.breakdown, group.category),
-            )
-            if metrics
-            else None
-            for (group, a, b), metrics in zip(plan, bootstrapped, strict=True)
-        ],
-        settings.resamples,
-    )
-    for (group, a, b), metrics, draws in zip(plan, bootstrapped, all_draws, strict=True):
+    tables = [baseline, candidate]
+    for group, [a, b], columns, draws in bootstrapped_groups(spec, tables, categories, settings):
         n = len(a)
         sums_a, sums_b = a.sum(axis=0), b.sum(axis=0)
-        for metric in group.metrics:
+        for index, (metric, column) in enumerate(zip(group.metrics, columns, strict=True)):
             value_a = float(metric_value(spec, metric, sums_a, n))
             value_b = float(metric_value(spec, metric, sums_b, n))
             row: dict[str, Any] = {
@@ -262,19 +231,15 @@ def compare(
                 "candidate_value": value_b,
                 "difference": value_b - value_a,
             }
-            column = binary_column(spec, metric, a, b)
             if column is not None:
                 row.update(_binary_difference(a[:, column], b[:, column], settings))
             else:
-                assert draws is not None
-                index = metrics.index(metric)
-                interval = bootstrap_interval(draws[:, index], n, settings)
+                interval, p_value = bootstrapped(draws, index, n, value_b - value_a, settings)
                 row.update(
                     ci_low=interval.low,
                     ci_high=interval.high,
-                    p_value=bootstrap_p_value(value_b - value_a, draws[:, index])
-                    if n >= MIN_BOOTSTRAP_QUESTIONS
-                    else math.nan,
+                    p_value=p_value,
+                    p_holm=math.nan,
                     method=BOOTSTRAP,
                     baseline_only=None,
                     candidate_only=None,
@@ -298,6 +263,7 @@ def _binary_difference(a: FloatArray, b: FloatArray, settings: Settings) -> dict
         "ci_low": interval.low,
         "ci_high": interval.high,
         "p_value": mcnemar_exact(baseline_only, candidate_only),
+        "p_holm": math.nan,
         "method": NEWCOMBE_MCNEMAR,
         "baseline_only": baseline_only,
         "candidate_only": candidate_only,
@@ -309,7 +275,6 @@ def add_holm(rows: list[dict[str, Any]]) -> None:
     """``p_holm``: p-values adjusted across the categories of one breakdown field and metric."""
     families: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for row in rows:
-        row["p_holm"] = math.nan
         if row["breakdown"] != OVERALL:
             families.setdefault((row["breakdown"], row["metric"]), []).append(row)
     for family in families.values():

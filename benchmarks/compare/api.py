@@ -17,53 +17,12 @@ import numpy as np
 from benchmarks.compare import analysis
 from benchmarks.compare.analysis import Settings
 from benchmarks.compare.comparability import check_comparable, check_same_questions
-from benchmarks.compare.logs import (
-    CompareError,
-    LogsAt,
-    TaskLog,
-    display_path,
-    logs_at,
-    read_sample_summaries,
-)
-from benchmarks.compare.score_tables import ScoreTable, require_scorer, score_table
+from benchmarks.compare.logs import CompareError, LogsAt, TaskLog, logs_at, read_samples
+from benchmarks.compare.score_tables import Categories, ScoreTable, require_scorer, score_table
+from benchmarks.spec import FloatArray
 
 if TYPE_CHECKING:
     import pandas as pd
-
-DESCRIBE_COLUMNS = [
-    "task",
-    "log",
-    "model",
-    "breakdown",
-    "category",
-    "metric",
-    "n",
-    "value",
-    "ci_low",
-    "ci_high",
-    "method",
-    "warning",
-]
-COMPARE_COLUMNS = [
-    "task",
-    "baseline",
-    "candidate",
-    "breakdown",
-    "category",
-    "metric",
-    "n",
-    "baseline_value",
-    "candidate_value",
-    "difference",
-    "ci_low",
-    "ci_high",
-    "p_value",
-    "p_holm",
-    "method",
-    "baseline_only",
-    "candidate_only",
-    "warning",
-]
 
 
 def pandas() -> Any:
@@ -75,8 +34,16 @@ def pandas() -> Any:
     return pd
 
 
+def paired_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """Rows of paired comparisons; the discordant counts integers, missing for a bootstrap."""
+    frame = pandas().DataFrame(rows)
+    for column in ("baseline_only", "candidate_only"):
+        frame[column] = frame[column].astype("Int64")
+    return frame
+
+
 def load_table(log: TaskLog, scorer: str | None) -> ScoreTable:
-    samples = read_sample_summaries(log)
+    samples = read_samples(log)
     return score_table(log, samples, require_scorer(log, samples, scorer))
 
 
@@ -92,11 +59,12 @@ def describe_logs(
     for (task, _), log in found.logs.items():
         table = load_table(log, scorer)
         if not table.ids:
-            raise CompareError(f"{display_path(log.path)}: no sample has a score.")
+            raise CompareError(f"{log.name}: no sample has a score.")
         notes.extend(table_notes(log, table))
-        for row in analysis.describe(log.scores, table.values, table.categories, settings):
-            rows.append({"task": task, "log": display_path(log.path), "model": log.model, **row})
-    frame = pandas().DataFrame(rows, columns=DESCRIBE_COLUMNS)
+        who = {"task": task, "log": log.name, "model": log.model}
+        for row in analysis.describe(log.spec, table.values, table.categories, settings):
+            rows.append({**who, **row})
+    frame = pandas().DataFrame(rows)
     frame.attrs.update(notes=notes, pairing=[])
     return frame
 
@@ -148,42 +116,28 @@ def compare_logs(
             baseline, candidate = baseline_logs[task], candidate_logs[task]
             # under another scorer (a re-grading) the judges are those of that scorer
             check_comparable(baseline, candidate, same_judges=scorer is None)
-            if baseline.path not in tables:
-                tables[baseline.path] = load_table(baseline, scorer)
-                notes.extend(table_notes(baseline, tables[baseline.path]))
-            a, b = tables[baseline.path], load_table(candidate, scorer)
+            if baseline.location not in tables:
+                tables[baseline.location] = load_table(baseline, scorer)
+                notes.extend(table_notes(baseline, tables[baseline.location]))
+            a, b = tables[baseline.location], load_table(candidate, scorer)
             notes.extend(table_notes(candidate, b))
             check_same_questions(baseline, a, candidate, b)
-            counts, rows_a, rows_b = pair(a, b)
-            pairing.append(
-                {
-                    "task": task,
-                    "baseline": labels[baseline.path],
-                    "candidate": labels[candidate.path],
-                    **counts,
-                }
-            )
+            counts, paired = pair(a, b)
+            who = {
+                "task": task,
+                "baseline": labels[baseline.location],
+                "candidate": labels[candidate.location],
+            }
+            pairing.append({**who, **counts})
             notes.append(pairing_note(task, baseline, candidate, counts))
             if counts["paired"] == 0:
                 raise CompareError(
-                    f"cannot compare {display_path(baseline.path)} with "
-                    f"{display_path(candidate.path)}: no question is scored in both."
+                    f"cannot compare {baseline.name} with {candidate.name}: no question is "
+                    "scored in both."
                 )
-            categories = {k: [v[r] for r in rows_a] for k, v in a.categories.items()}
-            for row in analysis.compare(
-                baseline.scores, a.values[rows_a], b.values[rows_b], categories, settings
-            ):
-                rows.append(
-                    {
-                        "task": task,
-                        "baseline": labels[baseline.path],
-                        "candidate": labels[candidate.path],
-                        **row,
-                    }
-                )
-    frame = pandas().DataFrame(rows, columns=COMPARE_COLUMNS)
-    for column in ("baseline_only", "candidate_only"):
-        frame[column] = frame[column].astype("Int64")
+            for row in analysis.compare(baseline.spec, *paired, settings):
+                rows.append({**who, **row})
+    frame = paired_frame(rows)
     frame.attrs.update(notes=notes, pairing=pairing)
     return frame
 
@@ -209,12 +163,16 @@ def models_as_runs(found: LogsAt, baseline: str) -> tuple[list[str], list[dict[s
     return [f"{found.argument} [{model}]" for model in ordered], runs
 
 
-def pair(a: ScoreTable, b: ScoreTable) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
-    """Question counts, and the rows of a and b holding the questions scored in both."""
+def pair(
+    a: ScoreTable, b: ScoreTable
+) -> tuple[dict[str, int], tuple[FloatArray, FloatArray, Categories]]:
+    """Question counts, and the values in a and in b and the categories of the questions
+    scored in both, row by row."""
     in_a, in_b = a.targets.keys(), b.targets.keys()
     shared = in_a & in_b
     unscored_a, unscored_b = shared & set(a.unscored), shared & set(b.unscored)
-    paired = [i for i in a.ids if i in b.row_of]
+    row_of = {sample_id: row for row, sample_id in enumerate(b.ids)}
+    paired = [(row, row_of[i]) for row, i in enumerate(a.ids) if i in row_of]
     counts = {
         "paired": len(paired),
         "baseline_only": len(in_a - in_b),
@@ -222,13 +180,13 @@ def pair(a: ScoreTable, b: ScoreTable) -> tuple[dict[str, int], np.ndarray, np.n
         "unscored_baseline": len(unscored_a),
         "unscored_candidate": len(unscored_b),
     }
-    rows_a = np.array([a.row_of[i] for i in paired], dtype=np.intp)
-    rows_b = np.array([b.row_of[i] for i in paired], dtype=np.intp)
-    return counts, rows_a, rows_b
+    rows_a, rows_b = np.array(paired, dtype=np.intp).reshape(-1, 2).T
+    categories = {k: [v[r] for r in rows_a] for k, v in a.categories.items()}
+    return counts, (a.values[rows_a], b.values[rows_b], categories)
 
 
 def pairing_note(task: str, baseline: TaskLog, candidate: TaskLog, counts: dict[str, int]) -> str:
-    a, b = Path(display_path(baseline.path)).name, Path(display_path(candidate.path)).name
+    a, b = baseline.file_name, candidate.file_name
     note = f"{task}: {counts['paired']} questions paired ({a} vs {b})"
     left_out = [
         f"{counts['baseline_only']} only in {a}" if counts["baseline_only"] else "",
@@ -243,7 +201,7 @@ def pairing_note(task: str, baseline: TaskLog, candidate: TaskLog, counts: dict[
 
 
 def table_notes(log: TaskLog, table: ScoreTable) -> list[str]:
-    name = Path(display_path(log.path)).name
+    name = log.file_name
     notes = []
     if table.unscored:
         shown = ", ".join(table.unscored[:5]) + (", ..." if len(table.unscored) > 5 else "")
@@ -268,13 +226,13 @@ def table_notes(log: TaskLog, table: ScoreTable) -> list[str]:
 
 def log_labels(runs: list[dict[str, TaskLog]]) -> dict[str, str]:
     """A label per log: its model, or model and file name when two logs of a task share a model."""
-    paths_of: dict[tuple[str, str], set[str]] = {}
+    locations_of: dict[tuple[str, str], set[str]] = {}
     logs = [log for run in runs for log in run.values()]
     for log in logs:
-        paths_of.setdefault((log.task, log.model), set()).add(log.path)
+        locations_of.setdefault((log.task, log.model), set()).add(log.location)
     return {
-        log.path: log.model
-        if len(paths_of[(log.task, log.model)]) == 1
-        else f"{log.model} [{Path(display_path(log.path)).name}]"
+        log.location: log.model
+        if len(locations_of[(log.task, log.model)]) == 1
+        else f"{log.model} [{log.file_name}]"
         for log in logs
     }

@@ -22,12 +22,10 @@ model itself) are what a comparison compares, and are not checked.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from benchmarks.compare.logs import CompareError, TaskLog, display_path
+from benchmarks.compare.logs import CompareError, TaskLog
 from benchmarks.compare.score_tables import ScoreTable
-from benchmarks.compare.tasks import GRADED_TASKS
 from benchmarks.scorers.judge import GRADER_ROLE
 
 # Arguments that change neither the questions asked nor how they are scored (``shard``
@@ -53,12 +51,11 @@ def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool
     (not checked for a re-grading's scorer, which the header does not describe).
     """
     a, b = baseline.header.eval, candidate.header.eval
-    names = (display_path(baseline.path), display_path(candidate.path))
 
     def differs(what: str, value_a: object, value_b: object, instead: str) -> CompareError:
         return CompareError(
-            f"cannot compare {names[0]} with {names[1]}: {what} differs "
-            f"({value_a!r} in {Path(names[0]).name}, {value_b!r} in {Path(names[1]).name}); "
+            f"cannot compare {baseline.name} with {candidate.name}: {what} differs "
+            f"({value_a!r} in {baseline.file_name}, {value_b!r} in {candidate.file_name}); "
             f"{instead}."
         )
 
@@ -80,34 +77,27 @@ def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool
         raise differs(
             "the dataset file (sha256)", hash_a, hash_b, "pass logs of the same data file"
         )
-    if (
-        same_judges
-        and baseline.task in GRADED_TASKS
-        and judges(a.model_roles) != judges(b.model_roles)
-    ):
+    if same_judges and baseline.spec.judged and judges(a.model_roles) != judges(b.model_roles):
         raise CompareError(
-            f"cannot compare {names[0]} with {names[1]}: they were graded by different judges "
-            f"({', '.join(judges(a.model_roles))} in {Path(names[0]).name}, "
-            f"{', '.join(judges(b.model_roles))} in {Path(names[1]).name}); a difference would "
+            f"cannot compare {baseline.name} with {candidate.name}: they were graded by "
+            f"different judges ({', '.join(judges(a.model_roles))} in {baseline.file_name}, "
+            f"{', '.join(judges(b.model_roles))} in {candidate.file_name}); a difference would "
             "mix the models' with the judges'. Re-grade one with the other's judge (inspect "
             "score LOG --model-role grader=... --action append, then --scorer <name>1), or "
             "measure the judges with --judges."
         )
     args_a, args_b = baseline.task_args(), candidate.task_args()
     # the profile first: its switches differ because it does, and it is what to rerun with
-    for name in sorted((set(args_a) | set(args_b)) - UNCHECKED_TASK_ARGS, key=profile_first):
-        if args_a.get(name, NOT_RECORDED) != args_b.get(name, NOT_RECORDED):
-            value_a, value_b = args_a.get(name, NOT_RECORDED), args_b.get(name, NOT_RECORDED)
+    names = (set(args_a) | set(args_b)) - UNCHECKED_TASK_ARGS
+    for name in sorted(names, key=lambda name: (name != "profile", name)):
+        value_a, value_b = args_a.get(name, NOT_RECORDED), args_b.get(name, NOT_RECORDED)
+        if value_a != value_b:
             rerun = f"-T {name}={value_a}" if value_a is not NOT_RECORDED else f"no {name}"
             raise differs(
                 f"task argument {name!r}", value_a, value_b,
-                f"a different {name} asks or scores otherwise: rerun {Path(names[1]).name}'s "
+                f"a different {name} asks or scores otherwise: rerun {candidate.file_name}'s "
                 f"model with {rerun}, or compare each log with one of its own {name}",
             )  # fmt: skip
-
-
-def profile_first(name: str) -> tuple[bool, str]:
-    return name != "profile", name
 
 
 def judges(model_roles: dict[str, Any] | None) -> list[str]:
@@ -124,18 +114,17 @@ def check_same_questions(
     baseline: TaskLog, a: ScoreTable, candidate: TaskLog, b: ScoreTable
 ) -> None:
     """The logs share sample ids, and each shared id has one target."""
-    names = (display_path(baseline.path), display_path(candidate.path))
     shared = a.targets.keys() & b.targets.keys()
     if not shared:
         raise CompareError(
-            f"cannot compare {names[0]} with {names[1]}: the logs share no sample id "
+            f"cannot compare {baseline.name} with {candidate.name}: the logs share no sample id "
             "(not the same dataset); pass logs of the same questions (the same data and split)."
         )
     different = sorted(i for i in shared if a.targets[i] != b.targets[i])
     if different:
         first = different[0]
         raise CompareError(
-            f"cannot compare {names[0]} with {names[1]}: {len(different)} shared sample id(s) "
-            f"have different targets (first: {first}: {a.targets[first]!r:.60} vs "
+            f"cannot compare {baseline.name} with {candidate.name}: {len(different)} shared "
+            f"sample id(s) have different targets (first: {first}: {a.targets[first]!r:.60} vs "
             f"{b.targets[first]!r:.60}); not the same dataset: pass logs run on the same data."
         )

@@ -24,52 +24,74 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-from inspect_ai.log import EvalSample
+from inspect_ai.scorer import Score
 
+from benchmarks.catalog import specs
 from benchmarks.compare import analysis
 from benchmarks.compare.analysis import Settings
-from benchmarks.compare.api import COMPARE_COLUMNS, pair, pandas
+from benchmarks.compare.api import pair, paired_frame, pandas
 from benchmarks.compare.comparability import check_same_questions
-from benchmarks.compare.logs import (
-    CompareError,
-    TaskLog,
-    display_path,
-    logs_at,
-    read_full_samples,
-)
-from benchmarks.compare.score_tables import score_table, scorer_names
+from benchmarks.compare.logs import CompareError, SampleRecord, TaskLog, logs_at, read_samples
+from benchmarks.compare.score_tables import no_score, score_table, scorer_names
 from benchmarks.compare.statistics import cohen_kappa
-from benchmarks.compare.tasks import GRADE_OF_VALUE_KEY, GRADED_TASKS
 from benchmarks.scorers.judge_agreement import fleiss_kappa
+from benchmarks.scorers.simpleqa import GRADE_VALUE_KEYS
 
 if TYPE_CHECKING:
     import pandas as pd
 
-GRADES = tuple(GRADE_OF_VALUE_KEY.values())
+# simpleqa_scorer's value key holding 1.0 -> the grade.
+GRADE_OF_VALUE_KEY = {key: grade for grade, key in GRADE_VALUE_KEYS.items()}
+GRADES = tuple(GRADE_VALUE_KEYS)
 QUESTION_CHARS = 120
+# An answer graded: (sample id, epoch).
+Unit = tuple[str, int]
+
+
+class Graded(NamedTuple):
+    sample: SampleRecord
+    score: Score
+    grade: str
+
+    @property
+    def reply(self) -> str:
+        return str((self.score.metadata or {}).get("judge_reply", ""))
 
 
 @dataclass
 class Grading:
-    """One set of grades: which log and score, the judge named in the scores, the grades."""
+    """One set of grades: which log and score, the judge named in the scores, and each graded
+    answer."""
 
     log: TaskLog
-    samples: list[EvalSample]
+    samples: Sequence[SampleRecord]
     scorer: str
-    grades: dict[tuple[str, int], str] = field(default_factory=dict)
-    replies: dict[tuple[str, int], str] = field(default_factory=dict)
-    answers: dict[tuple[str, int], str | None] = field(default_factory=dict)
-    sample_of: dict[tuple[str, int], EvalSample] = field(default_factory=dict)
-    judge: str = ""
+    graded: dict[Unit, Graded]
+    judge: str
 
     @property
     def label(self) -> str:
         return f"{self.scorer} ({self.judge})" if self.judge else self.scorer
+
+
+class Disagreement(NamedTuple):
+    """An answer the first grading and another grade differently."""
+
+    second: str
+    id: str
+    epoch: int
+    question: str
+    target: str
+    answer: str | None
+    first_grade: str
+    second_grade: str
+    first_reply: str
+    second_reply: str
 
 
 @dataclass
@@ -95,11 +117,11 @@ def judge_agreement(
     summary: list[dict[str, Any]] = []
     confusion: dict[str, pd.DataFrame] = {}
     metric_rows: list[dict[str, Any]] = []
-    disagreement_rows: list[dict[str, Any]] = []
+    disagreement_rows: list[Disagreement] = []
     for other in gradings[1:]:
         units = shared_units(first, other)
-        grades_a = [first.grades[u] for u in units]
-        grades_b = [other.grades[u] for u in units]
+        grades_a = [first.graded[u].grade for u in units]
+        grades_b = [other.graded[u].grade for u in units]
         shown = [g for g in GRADES if g in grades_a or g in grades_b or g != "JUDGE_FAILURE"]
         table = np.zeros((len(shown), len(shown)), dtype=int)
         for grade_a, grade_b in zip(grades_a, grades_b, strict=True):
@@ -121,32 +143,14 @@ def judge_agreement(
         disagreement_rows.extend(
             disagreement(first, other, unit)
             for unit in units
-            if first.grades[unit] != other.grades[unit]
+            if first.graded[unit].grade != other.graded[unit].grade
         )
-    fleiss = panel_kappa(gradings) if len(gradings) >= 3 else None
-    metrics = frames.DataFrame(metric_rows, columns=COMPARE_COLUMNS)
-    for column in ("baseline_only", "candidate_only"):
-        metrics[column] = metrics[column].astype("Int64")
     return JudgeAgreement(
         summary=frames.DataFrame(summary),
         confusion=confusion,
-        metrics=metrics,
-        disagreements=frames.DataFrame(
-            disagreement_rows,
-            columns=[
-                "second",
-                "id",
-                "epoch",
-                "question",
-                "target",
-                "answer",
-                "first_grade",
-                "second_grade",
-                "first_reply",
-                "second_reply",
-            ],
-        ),
-        fleiss_kappa=fleiss,
+        metrics=paired_frame(metric_rows),
+        disagreements=frames.DataFrame(disagreement_rows, columns=Disagreement._fields),
+        fleiss_kappa=panel_kappa(gradings) if len(gradings) >= 3 else None,
         notes=notes,
     )
 
@@ -156,31 +160,28 @@ def collect_gradings(arguments: list[str], scorer: str | None) -> tuple[list[Gra
     notes on the logs left aside or unfinished."""
     gradings: list[Grading] = []
     notes: list[str] = []
+    graded_tasks = [name for name, spec in specs().items() if spec.judged]
     for argument in arguments:
         found = logs_at(argument)
         notes.extend(found.notes)
         logs = found.by_task()
-        graded = [log for task, log in logs.items() if task in GRADED_TASKS]
+        graded = [log for task, log in logs.items() if task in graded_tasks]
         if not graded:
             raise CompareError(
-                f"{argument}: judge agreement needs a log of {' or '.join(GRADED_TASKS)} "
+                f"{argument}: judge agreement needs a log of {' or '.join(graded_tasks)} "
                 f"(found {', '.join(logs)})."
             )
         if len(graded) > 1:
             raise CompareError(f"{argument}: holds logs of several graded tasks; pass one log.")
         log = graded[0]
         if log.header.status != "success":
-            name = Path(display_path(log.path)).name
-            notes.append(f"{name}: the run did not finish (status {log.header.status}).")
-        samples = read_full_samples(log)
-        base = scorer or log.scores.scorer
+            notes.append(f"{log.file_name}: the run did not finish (status {log.header.status}).")
+        samples = read_samples(log, full=True)
+        base = scorer or log.spec.scorer
         # Inspect appends re-gradings as <scorer>1, <scorer>2, ... (unique_scorer_name).
         names = [n for n in scorer_names(samples) if re.fullmatch(re.escape(base) + r"\d*", n)]
         if not names:
-            raise CompareError(
-                f"{display_path(log.path)}: no score named {base!r} in the samples "
-                f"(found: {', '.join(scorer_names(samples)) or 'none'})."
-            )
+            raise no_score(log, base, scorer_names(samples))
         gradings.extend(read_grading(log, samples, name) for name in names)
     if len(gradings) < 2:
         raise CompareError(
@@ -192,16 +193,14 @@ def collect_gradings(arguments: list[str], scorer: str | None) -> tuple[list[Gra
     for grading in gradings[1:]:
         if grading.log.task != task:
             raise CompareError(
-                f"cannot compare the judges of {display_path(gradings[0].log.path)} and "
-                f"{display_path(grading.log.path)}: the task differs ({task} vs "
-                f"{grading.log.task})."
+                f"cannot compare the judges of {gradings[0].log.name} and {grading.log.name}: "
+                f"the task differs ({task} vs {grading.log.task})."
             )
     return gradings, notes
 
 
-def read_grading(log: TaskLog, samples: list[EvalSample], scorer: str) -> Grading:
-    grading = Grading(log=log, samples=samples, scorer=scorer)
-    judges: set[str] = set()
+def read_grading(log: TaskLog, samples: Sequence[SampleRecord], scorer: str) -> Grading:
+    graded: dict[Unit, Graded] = {}
     for sample in samples:
         score = (sample.scores or {}).get(scorer)
         if sample.error is not None or score is None or not isinstance(score.value, dict):
@@ -214,37 +213,32 @@ def read_grading(log: TaskLog, samples: list[EvalSample], scorer: str) -> Gradin
         ]
         if len(grade) != 1:
             raise CompareError(
-                f"{display_path(log.path)}, sample {unit[0]} (epoch {unit[1]}): score "
+                f"{log.name}, sample {unit[0]} (epoch {unit[1]}): score "
                 f"{scorer} has no single grade: {score.value!r:.80}."
             )
-        grading.grades[unit] = grade[0]
-        grading.sample_of[unit] = sample
-        grading.answers[unit] = score.answer
-        metadata = score.metadata or {}
-        grading.replies[unit] = str(metadata.get("judge_reply", ""))
-        if metadata.get("grader"):
-            judges.add(str(metadata["grader"]))
-    grading.judge = ", ".join(sorted(judges))
-    return grading
+        graded[unit] = Graded(sample, score, grade[0])
+    judges = {str((g.score.metadata or {}).get("grader") or "") for g in graded.values()}
+    return Grading(log, samples, scorer, graded, ", ".join(sorted(judges - {""})))
 
 
-def shared_units(first: Grading, other: Grading) -> list[tuple[str, int]]:
+def shared_units(first: Grading, other: Grading) -> list[Unit]:
     """Answers graded by both; two logs must hold the very same answers."""
-    units = sorted(unit for unit in first.grades if unit in other.grades)
+    units = sorted(unit for unit in first.graded if unit in other.graded)
     if not units:
         raise CompareError(
             f"{first.label} and {other.label} grade no answer in common "
-            f"({display_path(first.log.path)}, {display_path(other.log.path)})."
+            f"({first.log.name}, {other.log.name})."
         )
-    if first.log.path != other.log.path:
-        different = [u for u in units if first.answers[u] != other.answers[u]]
+    if first.log.location != other.log.location:
+        different = [
+            u for u in units if first.graded[u].score.answer != other.graded[u].score.answer
+        ]
         if different:
             sample_id, epoch = different[0]
             raise CompareError(
-                f"cannot compare the judges of {display_path(first.log.path)} and "
-                f"{display_path(other.log.path)}: {len(different)} of {len(units)} answers "
-                f"differ (first: sample {sample_id}, epoch {epoch}); judge agreement needs "
-                "the same answers graded twice."
+                f"cannot compare the judges of {first.log.name} and {other.log.name}: "
+                f"{len(different)} of {len(units)} answers differ (first: sample {sample_id}, "
+                f"epoch {epoch}); judge agreement needs the same answers graded twice."
             )
     return units
 
@@ -255,47 +249,40 @@ def metric_moves(
     """The paired comparison of the metrics under the two gradings (first = baseline)."""
     a = score_table(first.log, first.samples, first.scorer)
     b = score_table(other.log, other.samples, other.scorer)
-    if first.log.path != other.log.path:
-        check_same_questions(first.log, a, other.log, b)
-    counts, rows_a, rows_b = pair(a, b)
+    check_same_questions(first.log, a, other.log, b)  # one log's two gradings pass
+    counts, paired = pair(a, b)
     one_judge_only = len(a.ids) + len(b.ids) - 2 * counts["paired"]
     if one_judge_only:
         notes.append(
             f"{first.label} vs {other.label}: {one_judge_only} question(s) scored under one "
             "grading only, left out of the metric comparison."
         )
-    categories = {k: [v[r] for r in rows_a] for k, v in a.categories.items()}
-    rows = analysis.compare(
-        first.log.scores, a.values[rows_a], b.values[rows_b], categories, settings
+    who = {"task": first.log.task, "baseline": first.label, "candidate": other.label}
+    return [{**who, **row} for row in analysis.compare(first.log.spec, *paired, settings)]
+
+
+def disagreement(first: Grading, other: Grading, unit: Unit) -> Disagreement:
+    a, b = first.graded[unit], other.graded[unit]
+    question, target = a.sample.input, a.sample.target
+    return Disagreement(
+        second=other.label,
+        id=unit[0],
+        epoch=unit[1],
+        question=(question if isinstance(question, str) else str(question))[:QUESTION_CHARS],
+        target=target if isinstance(target, str) else " | ".join(target),
+        answer=a.score.answer,
+        first_grade=a.grade,
+        second_grade=b.grade,
+        first_reply=a.reply,
+        second_reply=b.reply,
     )
-    return [
-        {"task": first.log.task, "baseline": first.label, "candidate": other.label, **row}
-        for row in rows
-    ]
-
-
-def disagreement(first: Grading, other: Grading, unit: tuple[str, int]) -> dict[str, Any]:
-    sample = first.sample_of[unit]
-    question = sample.input if isinstance(sample.input, str) else str(sample.input)
-    return {
-        "second": other.label,
-        "id": unit[0],
-        "epoch": unit[1],
-        "question": question[:QUESTION_CHARS],
-        "target": sample.target if isinstance(sample.target, str) else " | ".join(sample.target),
-        "answer": first.answers[unit],
-        "first_grade": first.grades[unit],
-        "second_grade": other.grades[unit],
-        "first_reply": first.replies[unit],
-        "second_reply": other.replies[unit],
-    }
 
 
 def panel_kappa(gradings: list[Grading]) -> float:
     """Fleiss' kappa over the answers every grading graded."""
-    units = [u for u in gradings[0].grades if all(u in g.grades for g in gradings[1:])]
+    units = [u for u in gradings[0].graded if all(u in g.graded for g in gradings[1:])]
     counts = np.zeros((len(units), len(GRADES)), dtype=int)
     for row, unit in enumerate(units):
         for grading in gradings:
-            counts[row, GRADES.index(grading.grades[unit])] += 1
+            counts[row, GRADES.index(grading.graded[unit].grade)] += 1
     return fleiss_kappa(counts)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,20 +32,28 @@ METHOD_NOTES = {
 }
 
 
+def missing(value: Any) -> bool:
+    """None, NaN or pandas.NA."""
+    try:
+        return value is None or bool(value != value)
+    except TypeError:
+        return True
+
+
 def number(value: Any, digits: int = 3, sign: bool = False) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if missing(value):
         return "-"
     return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
 
 
 def interval_text(low: Any, high: Any, sign: bool = False) -> str:
-    if _missing(low) or _missing(high):
+    if missing(low) or missing(high):
         return "-"
     return f"[{number(low, sign=sign)}, {number(high, sign=sign)}]"
 
 
 def p_text(value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if missing(value):
         return "-"
     return "<0.001" if value < 0.001 else f"{value:.3f}"
 
@@ -67,16 +74,6 @@ def aligned(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1
         ).rstrip()
 
     return [line(headers), *(line(r) for r in rows)]
-
-
-def sections(frame: pd.DataFrame, keys: list[str]) -> list[tuple[tuple[Any, ...], pd.DataFrame]]:
-    """The frame split by ``keys``, in order of first appearance."""
-    if frame.empty:
-        return []
-    return [
-        (key if isinstance(key, tuple) else (key,), part)
-        for key, part in frame.groupby(keys, sort=False)
-    ]
 
 
 @dataclass(frozen=True)
@@ -117,9 +114,9 @@ DESCRIPTION = Layout(
 
 def tables_text(frame: pd.DataFrame, layout: Layout) -> list[str]:
     lines: list[str] = []
-    for key, part in sections(frame, list(layout.run_keys)):
+    for key, part in frame.groupby(list(layout.run_keys), sort=False):
         lines += ["", layout.title(key)]
-        for (metric,), rows in sections(part, ["metric"]):
+        for (metric,), rows in part.groupby(["metric"], sort=False):
             records = rows.to_dict("records")
             lines += ["", f"{metric} ({layout.kind(records[0])})"]
             table = [
@@ -132,16 +129,7 @@ def tables_text(frame: pd.DataFrame, layout: Layout) -> list[str]:
 
 def discordant(row: dict[str, Any]) -> str:
     a, b = row["baseline_only"], row["candidate_only"]
-    if a is None or b is None or _missing(a) or _missing(b):
-        return "-"
-    return f"{int(a)}/{int(b)}"
-
-
-def _missing(value: Any) -> bool:
-    try:
-        return bool(value != value)  # NaN and pandas.NA
-    except TypeError:
-        return True
+    return "-" if missing(a) or missing(b) else f"{int(a)}/{int(b)}"
 
 
 def render(frame: pd.DataFrame, kind: str, fmt: str) -> str:
@@ -160,23 +148,23 @@ def render(frame: pd.DataFrame, kind: str, fmt: str) -> str:
     prose = [*notes, *tables_text(frame, layout), "", METHOD_NOTES[kind]]
     if frame["warning"].astype(bool).any():
         prose.append(LEGEND)
-    return "\n".join(wrapped(prose)).lstrip("\n") + "\n"
+    return text(prose)
 
 
-def wrapped(lines: list[str]) -> list[str]:
-    """Lines longer than ``WIDTH`` (notes naming long log files) folded at spaces."""
-    out: list[str] = []
+def text(lines: list[str]) -> str:
+    """The lines, those longer than ``WIDTH`` (notes naming long log files) folded at spaces."""
+    folded: list[str] = []
     for line in lines:
-        out.extend(
+        folded += (
             textwrap.wrap(line, WIDTH, subsequent_indent="  ") if len(line) > WIDTH else [line]
         )
-    return out
+    return "\n".join(folded).lstrip("\n") + "\n"
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     """Rows as JSON-ready dicts (NaN and pandas.NA become None)."""
     return [
-        {key: None if _missing(value) else value for key, value in row.items()}
+        {key: None if missing(value) else value for key, value in row.items()}
         for row in frame.astype(object).to_dict("records")
     ]
 
@@ -270,7 +258,7 @@ def judges_render(result: JudgeAgreement, fmt: str) -> str:
         ]
         lines += aligned(["id", "epoch", "grades", "answer", "target"], rows, left=5)
     lines += ["", METHOD_NOTES["compare"]]
-    return "\n".join(wrapped(lines)).lstrip("\n") + "\n"
+    return text(lines)
 
 
 def _short(text: Any, width: int) -> str:

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 from inspect_ai.scorer import Score, value_to_float
 
-from benchmarks.compare.logs import CompareError, SampleRecord, TaskLog, display_path
-from benchmarks.compare.tasks import Categories, TaskScores
+from benchmarks.compare.logs import CompareError, SampleRecord, TaskLog
 from benchmarks.spec import FloatArray
 
 MISSING_CATEGORY = "(none)"
+# Breakdown field -> per question, the categories it counts in: one, or several when its
+# metadata value is a list (ScienceQA's paper_context: a question with a hint and an
+# image counts in TXT and in IMG).
+Categories = dict[str, list[tuple[str, ...]]]
 
 _to_float = value_to_float()
 
@@ -35,72 +37,56 @@ class ScoreTable:
     unscored: list[str]
     epochs: int
     judge_failures: int = 0
-    row_of: dict[str, int] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.row_of = {sample_id: row for row, sample_id in enumerate(self.ids)}
 
 
-def score_components(
-    score: Score, spec: TaskScores, log: TaskLog, sample: SampleRecord
-) -> list[float]:
+def score_components(score: Score, log: TaskLog, sample: SampleRecord) -> list[float]:
     """The components of one score value, as floats."""
-    value = score.value
-    if not spec.components:
+    value, keys = score.value, log.spec.value_keys
+    if not keys:
         return [_to_float(value)]
-    if not isinstance(value, dict) or any(key not in value for key in spec.components):
+    if not isinstance(value, dict) or any(key not in value for key in keys):
         raise CompareError(
-            f"{display_path(log.path)}, sample {sample.id} (epoch {sample.epoch}): score value "
-            f"{value!r:.80} lacks the keys {', '.join(spec.components)} of {spec.scorer}."
+            f"{log.name}, sample {sample.id} (epoch {sample.epoch}): score value "
+            f"{value!r:.80} lacks the keys {', '.join(keys)} of {log.spec.scorer}."
         )
-    return [float(value[key]) for key in spec.components]  # type: ignore[arg-type]
+    return [float(value[key]) for key in keys]  # type: ignore[arg-type]
 
 
 def score_table(log: TaskLog, samples: Sequence[SampleRecord], scorer: str) -> ScoreTable:
     """Per-question scores under ``scorer``, the mean over epochs."""
-    spec = log.scores
-    position: dict[str, int] = {}  # sample id -> position, in order of first appearance
-    scored_positions: list[int] = []
-    scored_values: list[list[float]] = []
-    epochs_of: dict[str, int] = defaultdict(int)
+    first: dict[str, SampleRecord] = {}  # each question's first sample: metadata, target
+    scored: dict[str, list[list[float]]] = defaultdict(list)  # its scored epochs' components
     failed: set[str] = set()
-    metadata: dict[str, dict[str, Any]] = {}
-    targets: dict[str, str] = {}
     judge_failures = 0
     for sample in samples:
         sample_id = str(sample.id)
-        epochs_of[sample_id] += 1
-        if sample_id not in position:
-            position[sample_id] = len(position)
-            metadata[sample_id] = sample.metadata or {}
-            targets[sample_id] = _target_text(sample.target)
+        first.setdefault(sample_id, sample)
         score = (sample.scores or {}).get(scorer)
         if sample.error is not None or score is None:
             failed.add(sample_id)
             continue
-        scored_positions.append(position[sample_id])
-        scored_values.append(score_components(score, spec, log, sample))
+        scored[sample_id].append(score_components(score, log, sample))
         if isinstance(score.value, dict) and score.value.get("judge_failure"):
             judge_failures += 1
-    # Mean over epochs: sums and counts per position, in one pass each.
-    sums = np.zeros((len(position), len(spec.columns)))
-    np.add.at(sums, scored_positions, np.array(scored_values).reshape(-1, len(spec.columns)))
-    counts = np.bincount(scored_positions, minlength=len(position))
     # Sorted: the bootstrap's draws map to questions by row, so a log's sample order
     # (completion order in .eval files) must not change the numbers.
-    ids = sorted(sample_id for sample_id in position if sample_id not in failed)
-    rows = [position[sample_id] for sample_id in ids]
-    means = sums[rows] / counts[rows, None]
-    categories = {
-        name: [_categories(metadata[i].get(name)) for i in ids] for name in spec.breakdowns
-    }
+    ids = sorted(sample_id for sample_id in first if sample_id not in failed)
+    # The mean over epochs: each question's epochs summed in the log's order, in one pass.
+    epochs = [scored[i] for i in ids]
+    counts = [len(question) for question in epochs]
+    sums = np.zeros((len(ids), len(log.spec.columns)))
+    values = np.array([v for question in epochs for v in question]).reshape(-1, sums.shape[1])
+    np.add.at(sums, np.repeat(np.arange(len(ids)), counts), values)
     return ScoreTable(
         ids=ids,
-        values=means,
-        categories=categories,
-        targets=targets,
+        values=sums / np.array(counts).reshape(-1, 1),
+        categories={
+            name: [_categories((first[i].metadata or {}).get(name)) for i in ids]
+            for name in log.spec.breakdowns
+        },
+        targets={i: _target_text(sample.target) for i, sample in first.items()},
         unscored=sorted(failed),
-        epochs=max(epochs_of.values(), default=0),
+        epochs=max(Counter(str(sample.id) for sample in samples).values(), default=0),
         judge_failures=judge_failures,
     )
 
@@ -113,16 +99,20 @@ def scorer_names(samples: Sequence[SampleRecord]) -> list[str]:
     return list(names)
 
 
+def no_score(log: TaskLog, wanted: str, present: list[str]) -> CompareError:
+    return CompareError(
+        f"{log.name}: no score named {wanted!r} in the samples (found: "
+        f"{', '.join(present) or 'none'})."
+    )
+
+
 def require_scorer(log: TaskLog, samples: Sequence[SampleRecord], scorer: str | None) -> str:
     """The scorer to read: the task's own, or one named by the user (it must exist)."""
     present = scorer_names(samples)
-    own = [log.scores.scorer, *log.scores.other_scorers]
+    own = [log.spec.scorer, *log.spec.other_scorers]
     wanted = scorer or next((name for name in own if name in present), own[0])
     if wanted not in present:
-        raise CompareError(
-            f"{display_path(log.path)}: no score named {wanted!r} in the samples "
-            f"(found: {', '.join(present) or 'none'})."
-        )
+        raise no_score(log, wanted, present)
     return wanted
 
 

@@ -69,16 +69,11 @@ class Interval:
     high: float
 
 
-def normal_quantile(confidence: float = CONFIDENCE) -> float:
-    """The two-sided standard normal critical value (1.95996... for 95%)."""
-    return NormalDist().inv_cdf(0.5 + confidence / 2)
-
-
 def wilson_interval(successes: int, n: int, confidence: float = CONFIDENCE) -> Interval:
     """Wilson (1927) score interval of a proportion ``successes / n``."""
     if n <= 0:
         return Interval(math.nan, math.nan)
-    z = normal_quantile(confidence)
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)  # two-sided: 1.95996... for 95%
     p = successes / n
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator

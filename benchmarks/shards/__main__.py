@@ -1,11 +1,4 @@
-"""Command line: ``python -m benchmarks.shards eval|merge`` (see docs/scaling.md).
-
-``merge LOCATION [LOCATION ...]``: the shard logs at those locations (files,
-folders, ``s3://`` URLs) joined into one log per run. ``eval --shards N <inspect
-eval arguments>``: the run split into N ``inspect eval`` processes on this
-machine (``-T shard=i/N`` each, logs under ``<log-dir>/<run>.shards/<i>/``), then
-merged into ``<log-dir>/<run>.eval``.
-"""
+"""Command line: ``python -m benchmarks.shards eval|merge`` (see docs/scaling.md)."""
 
 from __future__ import annotations
 

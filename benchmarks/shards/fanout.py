@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from benchmarks.shards.log_files import LogError
-from benchmarks.shards.merged_output import SHARDS_SUFFIX, merge
+from benchmarks.shards.merged_output import SHARDS_SUFFIX, inspect_name, merge
 
 # inspect eval options a shard process cannot take: each is refused with the reason
 REFUSED = {
@@ -52,12 +52,11 @@ def refusal(arguments: Sequence[str]) -> str | None:
 def run_name(arguments: Sequence[str]) -> str:
     """``<created>_<task>_<id>``, as Inspect names a log, for the shards folder and the
     merged log (the task as named, else the configuration's file name)."""
-    created = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S-00-00")
     task = next((word for word in arguments if TASK_WORD.fullmatch(word)), None)
     if task is None and "--run-config" in arguments[:-1]:
         task = arguments[arguments.index("--run-config") + 1]
-    name = (task or "run").split("@")[-1].rstrip("/").rsplit("/", 1)[-1]
-    return f"{created}_{name.removesuffix('.py').removesuffix('.yaml')}_{uuid.uuid4().hex[:22]}"
+    name = (task or "run").split("@")[-1].rstrip("/").removesuffix(".py").removesuffix(".yaml")
+    return inspect_name(datetime.now(UTC).isoformat(timespec="seconds"), name, uuid.uuid4().hex)
 
 
 def shard_command(arguments: Sequence[str], index: int, shards: int, folder: str) -> list[str]:

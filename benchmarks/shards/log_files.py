@@ -35,7 +35,9 @@ class FoundLog:
 
     @property
     def task(self) -> str:
-        return self.header.eval.task
+        """The benchmark's name: ``benchmarks/triviaqa`` and ``triviaqa`` are one task (how it
+        was launched differs)."""
+        return self.header.eval.task.rsplit("/", 1)[-1]
 
     @property
     def model(self) -> str:
@@ -59,6 +61,15 @@ class FoundLog:
     def name(self) -> str:
         return display_path(self.location)
 
+    @property
+    def label(self) -> str:
+        """The run, as messages name it: ``benchmarks/winogrande (benchmarks/random)``."""
+        return f"{self.header.eval.task} ({self.model})"
+
+    @property
+    def file_name(self) -> str:
+        return self.location.rstrip("/").rsplit("/", 1)[-1]
+
 
 def display_path(location: str) -> str:
     """A log location as a person would type it (Inspect lists local files as file:// URIs)."""
@@ -69,8 +80,6 @@ def is_folder(location: str) -> bool:
     """Whether ``location`` is a folder (a prefix holding objects, on an object store)."""
     from fsspec.core import url_to_fs
 
-    if "://" not in location:
-        return os.path.isdir(location)
     try:
         fs, path = url_to_fs(location)
         return bool(fs.isdir(path))

@@ -24,7 +24,7 @@ import json
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from itertools import zip_longest
 from typing import Any
 
 from inspect_ai.log import (
@@ -62,35 +62,20 @@ HOW_REQUESTS_WERE_SENT = frozenset(
 )
 
 
-@dataclass
-class ShardRun:
-    """The shards of one run, each its newest log, in shard order."""
-
-    logs: list[FoundLog]
-    superseded: int  # other logs of the same shards (older, or unfinished), not merged
-
-    @property
-    def first(self) -> FoundLog:
-        return self.logs[0]
-
-    def describe(self) -> str:
-        return describe_run(self.first)
-
-
-def describe_run(log: FoundLog) -> str:
-    return f"{log.task} ({log.model})"
+def shard_of(log: FoundLog) -> Shard:
+    assert log.shard is not None  # the logs merged are shards' logs
+    return log.shard
 
 
 def run_identity(log: FoundLog) -> dict[str, Any]:
     """What every shard of one run has alike, by what a refusal calls it."""
     spec = log.header.eval
-    args = {k: v for k, v in (spec.task_args or {}).items() if k != SHARD_ARGUMENT}
     config = spec.model_generate_config.model_dump(exclude_none=True)
     plan = log.header.plan
     return {
         "task": spec.task,
         "task version": spec.task_version,
-        "task arguments": args,
+        "task arguments": drop_shard(spec.task_args),
         "model": spec.model,
         "model arguments": spec.model_args,
         "model roles": {k: str(v) for k, v in (spec.model_roles or {}).items()},
@@ -100,7 +85,7 @@ def run_identity(log: FoundLog) -> dict[str, Any]:
         "solver plan": [(step.solver, step.params) for step in plan.steps] if plan else None,
         "scorers": [scorer.name for scorer in spec.scorers or []],
         "epochs": (spec.config.epochs, spec.config.epochs_reducer),
-        "shard count": log.shard.count if log.shard else None,
+        "shard count": shard_of(log).count,
     }
 
 
@@ -119,8 +104,9 @@ def difference(a: FoundLog, b: FoundLog) -> str | None:
     return None
 
 
-def shard_runs(locations: Sequence[str]) -> tuple[list[ShardRun], list[str]]:
-    """The runs whose shards ``locations`` hold, and notes on the logs left aside."""
+def shard_runs(locations: Sequence[str]) -> tuple[list[list[FoundLog]], list[str]]:
+    """The runs whose shards ``locations`` hold (each shard's newest log, in shard order),
+    and notes on the logs left aside."""
     notes: list[str] = []
     logs = [log for location in locations for log in found_logs(location)]
     shards = [log for log in logs if log.shard is not None]
@@ -139,59 +125,61 @@ def shard_runs(locations: Sequence[str]) -> tuple[list[ShardRun], list[str]]:
                 break
         else:
             runs.append([log])
-    incomplete = [run for run in runs if not complete(run)]
+    incomplete = [run for run in runs if missing(run)]
     if len(runs) > 1 and incomplete:
         other = next(run for run in runs if run is not incomplete[0])
         raise LogError(
-            f"the logs hold shards of {len(runs)} runs, and {describe_run(incomplete[0][0])} "
-            f"({shard_list(incomplete[0])}) differs from {describe_run(other[0])} "
+            f"the logs hold shards of {len(runs)} runs, and {incomplete[0][0].label} "
+            f"({shard_list(incomplete[0])}) differs from {other[0].label} "
             f"({shard_list(other)}) in {difference(incomplete[0][0], other[0])}; pass the "
             "shards of one run (or all the shards of each)."
         )
-    return [newest_attempts(run) for run in runs], notes
+    newest = [newest_attempts(run) for run in runs]
+    for run, merged in zip(runs, newest, strict=True):
+        if len(run) > len(merged):
+            notes.append(
+                f"{run[0].label}: {len(run) - len(merged)} other log(s) of its shards (older, "
+                "or unfinished) left aside."
+            )
+    return newest, notes
 
 
-def complete(logs: list[FoundLog]) -> bool:
-    """Whether every shard of the run has a log among ``logs``."""
-    count = logs[0].shard.count if logs[0].shard else 0
-    return {log.shard.index for log in logs if log.shard} == set(range(count))
+def missing(logs: list[FoundLog]) -> list[int]:
+    """The shards of the run without a log among ``logs``."""
+    held = {shard_of(log).index for log in logs}
+    return [index for index in range(shard_of(logs[0]).count) if index not in held]
 
 
 def shard_list(logs: list[FoundLog]) -> str:
-    return "shards " + ", ".join(sorted({str(log.shard) for log in logs if log.shard}))
+    return "shards " + ", ".join(sorted({str(shard_of(log)) for log in logs}))
 
 
-def newest_attempts(logs: list[FoundLog]) -> ShardRun:
+def newest_attempts(logs: list[FoundLog]) -> list[FoundLog]:
     """Each shard's newest finished log (``logs`` are sorted oldest first), in shard order; a
     shard left out, or one with no finished log, is an error saying what to run."""
-    attempts: dict[int, list[FoundLog]] = defaultdict(list)
-    for log in logs:
-        assert log.shard is not None
-        attempts[log.shard.index].append(log)
-    first = logs[0]
-    count = first.shard.count if first.shard else 0
-    missing = [index for index in range(count) if index not in attempts]
-    if missing:
-        shown = ", ".join(f"{index}/{count}" for index in missing)
+    count = shard_of(logs[0]).count
+    if absent := missing(logs):
+        shown = ", ".join(f"{index}/{count}" for index in absent)
         raise LogError(
-            f"{describe_run(first)}: no log of shard {shown} among the logs given; run it "
-            f"(-T shard={missing[0]}/{count}, the other arguments as the other shards') or "
+            f"{logs[0].label}: no log of shard {shown} among the logs given; run it "
+            f"(-T shard={absent[0]}/{count}, the other arguments as the other shards') or "
             "pass the folder that holds its log."
         )
     newest: list[FoundLog] = []
     for index in range(count):
-        finished = [log for log in attempts[index] if log.status == "success"]
+        attempts = [log for log in logs if shard_of(log).index == index]
+        finished = [log for log in attempts if log.status == "success"]
         if not finished:
-            log = attempts[index][-1]
+            log = attempts[-1]
             folder = log.name.rstrip("/").rpartition("/")[0] or "."
             running = " (if it is still running, wait for it)" if log.status == "started" else ""
             raise LogError(
-                f"{log.name}: shard {log.shard} of {describe_run(log)} did not finish (status "
+                f"{log.name}: shard {log.shard} of {log.label} did not finish (status "
                 f"{log.status}){running}; finish it with `inspect eval-retry {log.name} "
                 f"--log-dir {folder}`, then merge again."
             )
         newest.append(finished[-1])
-    return ShardRun(newest, superseded=len(logs) - len(newest))
+    return newest
 
 
 def read_shard_samples(log: FoundLog) -> list[EvalSample]:
@@ -228,11 +216,11 @@ def read_shard_samples(log: FoundLog) -> list[EvalSample]:
     return samples
 
 
-def merged_log(run: ShardRun) -> EvalLog:
+def merged_log(run: list[FoundLog]) -> EvalLog:
     """One log of the whole run from its shards' logs (read here, each checked)."""
-    shard_samples = [read_shard_samples(log) for log in run.logs]
+    shard_samples = [read_shard_samples(log) for log in run]
     seen: dict[str, FoundLog] = {}
-    for shard, samples in zip(run.logs, shard_samples, strict=True):
+    for shard, samples in zip(run, shard_samples, strict=True):
         for sample in samples:
             other = seen.setdefault(str(sample.id), shard)
             if other is not shard:
@@ -241,7 +229,7 @@ def merged_log(run: ShardRun) -> EvalLog:
                     f"{shard.name} (shard {shard.shard}): these are not shards of one run; "
                     "merge the logs of one run's shards only."
                 )
-    headers = [log.header for log in run.logs]
+    headers = [log.header for log in run]
     first = headers[0]
     spec = first.eval.model_copy(deep=True)
     spec.eval_id = uuid.uuid4().hex
@@ -255,15 +243,11 @@ def merged_log(run: ShardRun) -> EvalLog:
     ids = [header.eval.dataset.sample_ids or [] for header in headers]
     # the whole run's order: shard i holds every n-th question from the i-th (shuffled
     # shards, --sample-shuffle, interleave into an order of their own)
-    spec.dataset.sample_ids = [
-        shard_ids[position // len(ids)]
-        for position in range(sum(map(len, ids)))
-        for shard_ids in [ids[position % len(ids)]]
-    ]
+    spec.dataset.sample_ids = [id for row in zip_longest(*ids) for id in row if id is not None]
     spec.dataset.samples = sum(header.eval.dataset.samples or 0 for header in headers)
     spec.dataset.shuffled = any(header.eval.dataset.shuffled for header in headers)
-    for shard, header in zip(run.logs, headers, strict=True):
-        expected = (shard.shard or Shard(0, 1)).size(spec.dataset.samples)
+    for shard, header in zip(run, headers, strict=True):
+        expected = shard_of(shard).size(spec.dataset.samples)
         if header.eval.dataset.samples != expected:
             raise LogError(
                 f"{shard.name}: shard {shard.shard} holds {header.eval.dataset.samples} questions, "
@@ -272,7 +256,7 @@ def merged_log(run: ShardRun) -> EvalLog:
             )
     spec.shards = EvalShards(
         selection="ids",
-        ledger=[ledger_entry(shard, ids) for shard, ids in zip(run.logs, ids, strict=True)],
+        ledger=[ledger_entry(shard, ids) for shard, ids in zip(run, ids, strict=True)],
     )
     samples = [sample for samples in shard_samples for sample in samples]
     log = EvalLog(
@@ -294,11 +278,10 @@ def drop_shard(args: dict[str, Any] | None) -> dict[str, Any]:
 
 def ledger_entry(log: FoundLog, ids: list[Any]) -> EvalShardEntry:
     header = log.header
-    shard = log.shard or Shard(0, 1)
     digest = hashlib.sha256(json.dumps([str(id) for id in ids]).encode()).hexdigest()
     return EvalShardEntry(
-        shard=str(shard.index),
-        log=log.name.rstrip("/").rsplit("/", 1)[-1],
+        shard=str(shard_of(log).index),
+        log=log.file_name,
         eval_set_id=header.eval.eval_set_id,
         status=header.status,
         samples=len(ids) * (header.eval.config.epochs or 1),
@@ -314,16 +297,17 @@ def ledger_entry(log: FoundLog, ids: list[Any]) -> EvalShardEntry:
 
 def summed_stats(stats: list[EvalStats]) -> EvalStats:
     """The shards' times (the first start, the last end) and token usage (summed)."""
-    model_usage: dict[str, ModelUsage] = defaultdict(ModelUsage)
-    role_usage: dict[str, ModelUsage] = defaultdict(ModelUsage)
-    for one in stats:
-        for name, usage in one.model_usage.items():
-            model_usage[name] = model_usage[name] + usage
-        for name, usage in one.role_usage.items():
-            role_usage[name] = role_usage[name] + usage
+
+    def summed(usages: list[dict[str, ModelUsage]]) -> dict[str, ModelUsage]:
+        total: dict[str, ModelUsage] = defaultdict(ModelUsage)
+        for usage in usages:
+            for name, used in usage.items():
+                total[name] = total[name] + used
+        return dict(total)
+
     return EvalStats(
         started_at=min(one.started_at for one in stats),
         completed_at=max(one.completed_at for one in stats),
-        model_usage=dict(model_usage),
-        role_usage=dict(role_usage),
+        model_usage=summed([one.model_usage for one in stats]),
+        role_usage=summed([one.role_usage for one in stats]),
     )

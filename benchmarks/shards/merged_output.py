@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 from inspect_ai.log import EvalLog, write_eval_log
 
-from benchmarks.shards.log_files import LogError, display_path, is_folder
-from benchmarks.shards.merge import ShardRun, merged_log, shard_runs
+from benchmarks.shards.log_files import FoundLog, LogError, display_path, is_folder
+from benchmarks.shards.merge import merged_log, shard_runs
 
 SHARDS_SUFFIX = ".shards"
 
@@ -29,7 +29,7 @@ def merge(locations: Sequence[str], output: str | None) -> int:
     if output is not None and output.endswith(".eval") and len(runs) > 1:
         raise LogError(
             f"--output {output}: the logs hold shards of {len(runs)} runs "
-            f"({'; '.join(run.describe() for run in runs)}); give a folder to write each to."
+            f"({'; '.join(run[0].label for run in runs)}); give a folder to write each to."
         )
     for run in runs:
         log = merged_log(run)
@@ -38,11 +38,6 @@ def merge(locations: Sequence[str], output: str | None) -> int:
             write_eval_log(log, location, format="eval")
         except Exception as ex:  # a folder that cannot be written: the writer's own words
             raise LogError(f"{location}: cannot be written ({type(ex).__name__}: {ex}).") from None
-        if run.superseded:
-            notes.append(
-                f"{run.describe()}: {run.superseded} other log(s) of its shards (older, or "
-                "unfinished) left aside."
-            )
         print(summary(run, log, location))
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
@@ -84,14 +79,16 @@ def same_folder(a: str, b: str) -> bool:
     return os.path.normpath(a) == os.path.normpath(b)
 
 
+def inspect_name(created: str, task: str, id: str) -> str:
+    """``<created>_<task>_<id>``, as Inspect names a log (its default pattern)."""
+    return f"{re.sub(r'[:+]', '-', created.split('.')[0])}_{task.rsplit('/', 1)[-1]}_{id[:22]}"
+
+
 def log_name(log: EvalLog) -> str:
-    """``<created>_<task>_<id>.eval``, as Inspect names a log (its default pattern)."""
-    created = re.sub(r"[:+]", "-", log.eval.created.split(".")[0])
-    task = log.eval.task.rsplit("/", 1)[-1]
-    return f"{created}_{task}_{log.eval.eval_id[:22]}.eval"
+    return inspect_name(log.eval.created, log.eval.task, log.eval.eval_id) + ".eval"
 
 
-def summary(run: ShardRun, log: EvalLog, location: str) -> str:
+def summary(run: list[FoundLog], log: EvalLog, location: str) -> str:
     """One line: the run, its shards and samples, its headline metric, where it went."""
     samples = len(log.samples or [])
     headline = ""
@@ -101,6 +98,6 @@ def summary(run: ShardRun, log: EvalLog, location: str) -> str:
         if metric is not None:
             headline = f", {metric.name} {metric.value:.4g}"
     return (
-        f"{run.describe()}: {len(run.logs)} shards, {samples:,} samples{headline} -> "
+        f"{run[0].label}: {len(run)} shards, {samples:,} samples{headline} -> "
         f"{display_path(location)}"
     )

@@ -18,7 +18,7 @@ from inspect_ai.log import EvalLog, write_eval_log
 from inspect_ai.model import ChatMessage
 
 from benchmarks.compare import CompareError, judge_agreement
-from benchmarks.compare.tasks import GRADE_OF_VALUE_KEY
+from benchmarks.compare.judges import GRADE_OF_VALUE_KEY
 from benchmarks.scorers.judge import simpleqa_scorer
 from benchmarks.scorers.judge_agreement import fleiss_kappa
 from benchmarks.scorers.simpleqa import GRADE_VALUE_KEYS
