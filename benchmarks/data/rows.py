@@ -183,7 +183,7 @@ def json_lines(path: Path) -> Iterator[tuple[int | None, dict[str, Any]]]:
             if not text.strip():
                 continue
             try:
-                record = json.loads(text)
+                record = json.loads(text.rstrip("\r\n"))  # a position within the line
             except json.JSONDecodeError as ex:
                 raise DataError(
                     f"{path}: could not be read as json: line {number} is not valid JSON "
