@@ -34,7 +34,6 @@ import re
 from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.solver import generate
 
 from benchmarks.data.image_encoding import ImageFormat
 from benchmarks.data.rows import DataFiles
@@ -64,6 +63,7 @@ from benchmarks.runtime.task_parameters import (
 )
 from benchmarks.scorers.mcq_scorer import option_letter_scorer
 from benchmarks.scorers.scienceqa import scienceqa_metrics
+from benchmarks.solvers.prompted import prompted
 from benchmarks.solvers.scienceqa import scienceqa_prompt
 from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing, OfferedOptions
 
@@ -149,8 +149,7 @@ def scienceqa(
         args,
         name="benchmarks/scienceqa",
         dataset=dataset,
-        setup=scienceqa_prompt(settings.prompt_format),
-        solver=generate(),
+        **prompted(scienceqa_prompt(settings.prompt_format)),
         scorer=option_letter_scorer(LETTER_PARSER[settings.answer_parse]),
         metrics=scienceqa_metrics(),
         metadata=source.metadata(),

@@ -76,6 +76,7 @@ from benchmarks.scorers.simpleqa import (
     SIMPLEQA_COMPARE_METRICS,
     simpleqa_task_metrics,
 )
+from benchmarks.solvers.prompted import prompted
 from benchmarks.solvers.simpleqa import ANSWER_PROMPT_FIELDS, ANSWER_TEMPLATE, answer_prompts
 from benchmarks.spec import BenchmarkSpec, FormerVersions, Listing
 
@@ -179,7 +180,7 @@ def simpleqa(
         args,
         name="benchmarks/simpleqa",
         dataset=data.dataset,
-        setup=answer_prompts(answer_prompt, settings.system_message),
+        **prompted(answer_prompts(answer_prompt, settings.system_message)),
         scorer=simpleqa_scorer(
             grade_prompt=grade_prompt,
             grade_parse=settings.grade_parse,

@@ -78,6 +78,7 @@ from benchmarks.runtime.task_parameters import (
 )
 from benchmarks.scorers.answer_matching import STOP_SEQUENCES
 from benchmarks.scorers.triviaqa import triviaqa_scorer
+from benchmarks.solvers.prompted import prompted
 from benchmarks.solvers.triviaqa import block_template, triviaqa_prompt
 from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing
 
@@ -164,14 +165,16 @@ def triviaqa(
         args,
         name="benchmarks/triviaqa",
         dataset=data.dataset,
-        setup=triviaqa_prompt(
-            data.demonstrations or [],
-            block_template(settings.prompt_format, include_evidence),
-            multiturn=settings.fewshot_as_multiturn,
-            shots=settings.shots,
-            seed=settings.fewshot_seed,
+        **prompted(
+            triviaqa_prompt(
+                data.demonstrations or [],
+                block_template(settings.prompt_format, include_evidence),
+                multiturn=settings.fewshot_as_multiturn,
+                shots=settings.shots,
+                seed=settings.fewshot_seed,
+            ),
+            generation,
         ),
-        solver=generation,
         scorer=triviaqa_scorer(
             metric=settings.metric, answer_extraction=settings.answer_extraction
         ),

@@ -30,7 +30,6 @@ import re
 from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.solver import generate
 
 from benchmarks.data.rows import DataFiles
 from benchmarks.data.source import DataSource
@@ -63,10 +62,11 @@ from benchmarks.runtime.task_parameters import (
     fail,
     task_arguments,
 )
-from benchmarks.runtime.task_record import OwnSolverOnly
+from benchmarks.runtime.task_record import SolverWatch
 from benchmarks.scorers.loglikelihood import loglikelihood_choice
 from benchmarks.scorers.mcq_scorer import option_letter_scorer
 from benchmarks.solvers.loglikelihood import option_loglikelihoods
+from benchmarks.solvers.prompted import prompted
 from benchmarks.solvers.winogrande import question_prompt
 
 # the evalscope-format prompt solver, for chains of one's own (examples/custom_chain.py)
@@ -168,7 +168,7 @@ def winogrande(
             # its own step requests the options' scores: a solver in its place is refused
             solver=option_loglikelihoods(settings.loglikelihood_request),
             scorer=loglikelihood_choice(),
-            early_stopping=OwnSolverOnly(loglikelihood_refusal),
+            early_stopping=SolverWatch(loglikelihood_refusal),
             metadata=metadata,
             version=SPEC.version,
         )
@@ -179,8 +179,7 @@ def winogrande(
         args,
         name="benchmarks/winogrande",
         dataset=dataset,
-        setup=question_prompt(settings.prompt_format, demonstrations),
-        solver=generate(),
+        **prompted(question_prompt(settings.prompt_format, demonstrations)),
         scorer=option_letter_scorer(settings.answer_parse),
         metadata=metadata,
         version=SPEC.version,

@@ -1,11 +1,13 @@
 """Users change a benchmark's solver chain and reuse its prompt solvers
 (examples/custom_chain.py, the README's "Change the solver chain").
 
-- A benchmark's prompt is its task's ``setup``, which Inspect runs even when a solver
-  replaces the task's own: Inspect's ``chain_of_thought()`` + ``generate()`` given in its
-  place (``eval(solver=...)``, ``--solver``, ``task_with``) runs on every benchmark's own
-  prompt (demonstrations and images included), and the scorer reads its reply.
-- The log's plan shows the prompt step and ``generate()``.
+- A benchmark's prompt and reply are one step, its task's ``setup``, which Inspect runs
+  even when a solver replaces the task's own: Inspect's ``chain_of_thought()`` +
+  ``generate()`` given in its place (``eval(solver=...)``, ``--solver``, ``task_with``) runs
+  on every benchmark's own prompt (demonstrations and images included), the step then
+  building the prompt alone, and the scorer reads its reply.
+- The log's plan shows that step, naming the prompt's solver and ``generate()``; a sample
+  runs it as one solver span with one state event.
 - A log-likelihood profile scores with its own step: another solver is refused before any
   request, with one line.
 - ``fewshot_prompt`` in a task of the user's own: the exact prompt, the same
@@ -24,6 +26,7 @@ from types import ModuleType
 import pytest
 from inspect_ai import Task, eval, task_with
 from inspect_ai.dataset import Sample
+from inspect_ai.event import SpanBeginEvent, StateEvent
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessage, ContentImage
 from inspect_ai.solver import chain, chain_of_thought, generate
@@ -70,7 +73,7 @@ def test_a_reasoning_chain_in_place_of_the_tasks_runs_on_its_own_prompt(
 ) -> None:
     spec = specs()[name]
     task = spec.task(bundled_sample=True, profile=profile)
-    if task.early_stopping is not None:
+    if getattr(task.early_stopping, "refusal", None) is not None:
         return  # a log-likelihood profile: refused (below)
     # one question, one with an image where the benchmark has them
     first = next((i for i, s in enumerate(task.dataset) if not isinstance(s.input, str)), 0)
@@ -116,19 +119,35 @@ def images(message: ChatMessage) -> int:
 
 
 @pytest.mark.parametrize("spec", specs().values(), ids=lambda spec: spec.name)
-def test_the_plan_shows_the_prompt_step_and_generate(spec: BenchmarkSpec, tmp_path: Path) -> None:
+def test_a_sample_runs_its_prompt_and_reply_as_one_solver_step(
+    spec: BenchmarkSpec, tmp_path: Path
+) -> None:
+    # Inspect records a state difference of the whole task state for each step of a plan:
+    # the prompt in a step of its own would cost that again (solvers/prompted.py)
     (log,) = eval(
-        spec.task(bundled_sample=True, num_examples=1),
+        spec.task(bundled_sample=True, num_examples=2),
         model="benchmarks/oracle",
         model_roles=roles(spec),  # type: ignore[arg-type]
         log_dir=str(tmp_path),
         display="none",
     )
-    assert log.status == "success"
-    steps = [step.solver.rsplit("/", 1)[-1] for step in log.plan.steps]
-    # the prompt step (none where the question goes as it is: SimpleQA's default), generate
-    assert steps[-1] == "generate" and len(steps) <= 2, steps
-    assert len(steps) == 2 or spec.judged, steps
+    assert log.status == "success" and log.samples is not None
+    (step,) = log.plan.steps
+    if step.solver != "generate":  # the bare question (SimpleQA's default)
+        assert step.solver == "benchmarks/prompt_then_generate"
+        assert step.params["generation"]["name"] in (
+            "generate",
+            "benchmarks/generate_from_token_ids",
+            "benchmarks/option_loglikelihoods",
+        )
+    for sample in log.samples:
+        solver_spans = [
+            event.name
+            for event in sample.events
+            if isinstance(event, SpanBeginEvent) and event.type == "solver"
+        ]
+        states = [event for event in sample.events if isinstance(event, StateEvent)]
+        assert (len(solver_spans), len(states)) == (1, 1), solver_spans
 
 
 def test_task_with_a_solver_of_ones_own_keeps_the_demonstrations(tmp_path: Path) -> None:
@@ -170,7 +189,7 @@ def test_a_solver_from_the_command_line_runs_on_the_benchmarks_prompt(tmp_path: 
     log = read_eval_log(str(path))
     assert log.status == "success" and log.samples is not None
     assert [step.solver.rsplit("/", 1)[-1] for step in log.plan.steps] == [
-        "mcq_prompt",
+        "prompt_then_generate",
         "chain_of_thought",
         "generate",
     ]
@@ -316,9 +335,11 @@ def test_the_plan_names_the_shots_and_seed_the_task_used(tmp_path: Path) -> None
         log_dir=str(tmp_path),
         display="none",
     )
-    prompt, generation = log.plan.steps
-    assert (prompt.solver, generation.solver) == ("benchmarks/fewshot_prompt", "generate")
-    assert (prompt.params["shots"], prompt.params["seed"]) == (3, 7)
+    (step,) = log.plan.steps
+    assert step.solver == "benchmarks/prompt_then_generate"
+    prompt, generation = step.params["prompt"], step.params["generation"]
+    assert (prompt["name"], generation["name"]) == ("benchmarks/fewshot_prompt", "generate")
+    assert (prompt["params"]["shots"], prompt["params"]["seed"]) == (3, 7)
 
 
 def test_the_preview_works_inside_a_running_event_loop() -> None:

@@ -44,6 +44,8 @@ class BenchmarkTask(Task):
     def __init__(self, *, as_run: Mapping[str, Any], **task: Any) -> None:
         self._as_run = dict(as_run)
         super().__init__(**task)
+        if isinstance(self.early_stopping, SolverWatch):
+            self.early_stopping.watch(self)
         subscribe_run_end()
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -105,22 +107,38 @@ def subscribe_run_end() -> None:
         _subscribed.append(True)
 
 
-class OwnSolverOnly:
-    """A task's early stopping (Inspect's public ``EarlyStopping``) that refuses a run whose
-    solver replaces the task's own (``--solver``, ``eval(solver=...)``; Inspect records its
-    name in the run's spec): before any sample, with one line, no sample runs and no request
-    is sent. For a task whose scorer reads what only its own solver computes (log-likelihood
-    scores); ``refusal(solver)`` is that line."""
+class SolverWatch:
+    """Whether a run's solver is the task's own: a task's early stopping (Inspect's public
+    ``EarlyStopping``, told the run's spec before any sample), which stops no sample unless
+    it refuses the run.
 
-    def __init__(self, refusal: Callable[[str], str]) -> None:
+    A solver replaces the task's own by ``--solver`` or ``eval(solver=...)`` (the spec names
+    it) or by ``task_with(task, solver=...)`` (the task's solver is another object than the
+    one it was built with). ``replaced_by`` says which for the run under way (None: the
+    task's own). With ``refusal``, a run whose solver is replaced is refused: its one line
+    printed, no sample run, no request sent (a task whose scorer reads what only its own
+    solver computes: log-likelihood scores).
+    """
+
+    def __init__(self, refusal: Callable[[str], str] | None = None) -> None:
         self.refusal = refusal
+        self.replaced_by: str | None = None
         self.refused: str | None = None
+        self.task: Task | None = None
+        self.own_solver: Any = None
+
+    def watch(self, task: Task) -> None:
+        """Watch ``task``, whose solver is its own now."""
+        self.task, self.own_solver = task, task.solver
 
     async def start_task(self, task: EvalSpec, samples: list[Any], epochs: int) -> str:
-        self.refused = None if task.solver is None else self.refusal(task.solver)
-        if self.refused is not None:
+        replaced_own = self.task is not None and self.task.solver is not self.own_solver
+        self.replaced_by = task.solver or ("a solver of one's own" if replaced_own else None)
+        self.refused = None
+        if self.refusal is not None and self.replaced_by is not None:
+            self.refused = self.refusal(self.replaced_by)
             print(self.refused, file=sys.stderr)
-        return f"{PACKAGE}/own_solver_only"
+        return f"{PACKAGE}/solver_watch"
 
     async def schedule_sample(self, id: str | int, epoch: int) -> EarlyStop | None:
         if self.refused is None:

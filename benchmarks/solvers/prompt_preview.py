@@ -27,6 +27,8 @@ from inspect_ai.model import ChatMessage, ChatMessageUser, ModelName
 from inspect_ai.scorer import Target
 from inspect_ai.solver import Solver, TaskState
 
+from benchmarks.runtime.task_record import SolverWatch
+
 
 class _Generated(Exception):
     """Raised by the stand-in ``generate``: the prompt is ready."""
@@ -54,7 +56,11 @@ def prompt_messages(task: Task, sample: Sample, model: str = "mockllm/model") ->
         raise _Generated(list(state.messages))
 
     async def run() -> list[ChatMessage]:
+        watch = task.early_stopping if isinstance(task.early_stopping, SolverWatch) else None
+        replaced_by = watch.replaced_by if watch is not None else None
         try:
+            if watch is not None:  # the prompt step builds the prompt alone, as for a
+                watch.replaced_by = "the prompt preview"  # solver of one's own
             # the prompt is the setup's (a task without one builds it in its solver)
             for step in steps(task.setup) or steps(task.solver):
                 await step(state, generate)  # type: ignore[arg-type]
@@ -62,6 +68,9 @@ def prompt_messages(task: Task, sample: Sample, model: str = "mockllm/model") ->
                 return list(state.messages)
         except _Generated as reached:
             return reached.messages
+        finally:
+            if watch is not None:
+                watch.replaced_by = replaced_by
         raise ValueError(f"the solvers of task {task.name!r} never call generate")
 
     try:

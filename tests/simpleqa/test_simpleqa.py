@@ -723,7 +723,7 @@ def test_data_files_is_an_alias_for_a_local_file() -> None:
             "broken.jsonl",
             '{{"id": "q1", "problem": "Q?", "answer": "A"}}\n{{"id": \n',
             "{path}: could not be read as json: line 2 is not valid JSON (Expecting value, "
-            "character 8).",
+            "character 7).",
         ),
         (
             "duplicate_ids.jsonl",

@@ -1,0 +1,73 @@
+"""A benchmark's prompt and its reply in one solver step, which keeps the prompt when a solver
+of one's own replaces the task's.
+
+Inspect records each step of a task's plan as a span with a state event: the JSON difference
+of the whole task state before and after the step, for which it serializes that state
+twice. A prompt step and ``generate()`` as two steps pay that twice a sample: measured by
+``python -m bench.overhead`` (docs/performance.md), the second step costs TriviaQA's 5-shot
+samples 2.6 ms of CPU each (8 % of the run's wall time; Winogrande's, 6 %). So a task's
+``setup`` (Inspect's ``Task(setup=...)``, run even when a solver replaces the task's own)
+is ``prompt_then_generate(prompt, generation, watch)`` and its solver is empty: the prompt,
+then the reply, in one step. When a solver replaces the task's (``--solver``,
+``eval(solver=...)``, ``task_with(task, solver=...)``; the task's ``SolverWatch`` knows it
+before any sample), the step builds the prompt alone, and that solver runs on it.
+
+The log's plan names the step with its parameters (the prompt's solvers and the
+generation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
+
+from benchmarks.runtime.registry_names import namespaced
+from benchmarks.runtime.task_record import SolverWatch
+
+
+@solver(name=namespaced("prompt_then_generate", __name__))
+def prompt_then_generate(
+    prompt: Solver | Sequence[Solver], generation: Solver, watch: SolverWatch | None = None
+) -> Solver:
+    """``prompt`` builds the sample's messages, then ``generation`` replies, in one step;
+    ``prompt`` alone when ``watch`` says a solver replaced the task's own.
+
+    Args:
+        prompt: The solver that builds the prompt, or the solvers, in order (they call
+            no model).
+        generation: The solver that calls the model (``generate()``, or the token-ids
+            request of a completions endpoint).
+        watch: The task's ``SolverWatch`` (None: always reply).
+    """
+
+    prompts = [prompt] if callable(prompt) else list(prompt)
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        for builder in prompts:
+            state = await builder(state, generate)
+            if state.completed:
+                return state
+        if watch is not None and watch.replaced_by is not None:
+            return state  # the solver that replaced the task's replies
+        return await generation(state, generate)
+
+    return solve
+
+
+def prompted(
+    prompt: Solver | Sequence[Solver] | None, generation: Solver | None = None
+) -> dict[str, Any]:
+    """The ``Task`` arguments of a benchmark's prompt and its reply (``generation``, default
+    ``generate()``): the one step as the task's setup, an empty solver, the task's
+    ``SolverWatch``; a task without a prompt (``None``) replies in its solver alone."""
+    generation = generation or generate()
+    if prompt is None:
+        return {"solver": generation}
+    watch = SolverWatch()
+    return {
+        "setup": prompt_then_generate(prompt, generation, watch),
+        "solver": [],
+        "early_stopping": watch,
+    }
