@@ -1,16 +1,19 @@
 """Change a benchmark's solver chain, and reuse its prompt solvers in a task of your own.
 
-A benchmark's samples hold the question (its choices, image and target); its prompt step
-builds the prompt, as the task's ``setup``, which Inspect runs even when a solver replaces
-the task's own (``--solver``, ``eval(solver=...)``). So a chain given in its place runs on
-the benchmark's own prompt, demonstrations and images included:
+A benchmark's samples hold the question (its choices, image and target); the task's
+``setup``, which Inspect runs even when a solver replaces the task's own (``--solver``,
+``eval(solver=...)``, ``task_with``), builds the prompt and gets the reply in one step,
+and builds the prompt alone when a solver replaced the task's. So a chain given in its
+place runs on the benchmark's own prompt, demonstrations and images included (the log's
+plan: ``benchmarks/prompt_then_generate``, then the chain's steps):
 
     # Winogrande's prompt (here with 3 demonstrations), then Inspect's chain-of-thought
     # instruction, then the reply; the scorer still reads the last ANSWER: X
     inspect eval benchmarks/winogrande -T shots=3 --solver examples/custom_chain.py@cot \
         --model openai/gpt-4o-mini
 
-    # the few-shot solver in a task that has nothing to do with this package
+    # the few-shot solver in a task that has nothing to do with this package (here as the
+    # task's setup, then generate(): two steps in the log's plan)
     inspect eval examples/custom_chain.py@capitals --model openai/gpt-4o-mini
 
 (A log-likelihood profile scores with its own step, which no other solver can take the

@@ -31,7 +31,9 @@ def test_every_benchmark_has_a_row_and_every_hub_revision_is_listed() -> None:
         assert f"[`{spec.name}`]({spec.docs_page})" in benchmarks
         assert f"| `{spec.name}/` | " in samples
         if spec.dataset is not None:
-            assert f"| `{spec.dataset.revision}` |" in revisions
+            revision = spec.dataset.revision
+            pinned = f"`{revision}`" if revision else "none pinned: the Hub's newest"
+            assert f"| `{spec.dataset.path}` | {pinned} |" in revisions
     assert "| `simple_qa_test_set.csv`" not in revisions  # SimpleQA is not on the Hub
 
 
