@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import abc
 import os
-from typing import Any, Literal
+from typing import Any
 
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, ModelCall, ModelOutput
 
@@ -130,28 +130,25 @@ async def answer(
     request = asked.get(LOGLIKELIHOOD_REQUEST)
     if request is None:
         return await generate_from_ids(server, message, config)
-    if request == "text":
-        prompt = message.text
-        body = request_fields(server, prompt, config)
-        reply = as_reply(await server.complete(body))
-        try:
-            scored = read_text(reply, prompt, len(prompt) - len(asked[CONTINUATION]))
-            output = scored_output(reply, reply_choices(reply), scored)
-        except LoglikelihoodError as ex:
-            output = unread_output(reply, ex)
-    else:
+    tokens = []
+    if request != "text":
         tokens = [await request_tokens(server, context, rest) for context, rest in asked[OPTIONS]]
-        body = request_fields(server, [sent for sent, _ in tokens], config)
-        reply = as_reply(await server.complete(body))
-        wanted = [len(sent) - context_length for sent, context_length in tokens]
-        try:
-            scored = read_options(reply, wanted, request)
-            where: Literal["logprobs", "prompt_logprobs"] = (
-                "prompt_logprobs" if request == "prompt_logprobs" else "logprobs"
-            )
-            output = scored_output(reply, reply_choices(reply), scored, where)
-        except LoglikelihoodError as ex:
-            output = unread_output(reply, ex)
+    prompt = message.text if request == "text" else [sent for sent, _ in tokens]
+    body = request_fields(server, prompt, config)
+    reply = as_reply(await server.complete(body))
+    choices = reply_choices(reply)
+    try:
+        check_finished(choices)
+        if request == "text":
+            context_length = len(message.text) - len(asked[CONTINUATION])
+            first = choices[0] if choices else {}
+            scored = [text_continuation(first, message.text, context_length)]
+        else:
+            wanted = [len(sent) - context_length for sent, context_length in tokens]
+            scored = read_options(reply, choices, wanted, request)
+        output = scored_output(reply, choices, scored, request == "prompt_logprobs")
+    except LoglikelihoodError as ex:
+        output = unread_output(reply, ex)
     return output, ModelCall.create(request=body, response=logged_reply(reply))
 
 
@@ -217,11 +214,11 @@ async def request_tokens(
     return sent, len(context_ids) - overflow
 
 
-def read_options(reply: dict[str, Any], wanted: list[int], request: str) -> list[Scored]:
+def read_options(
+    reply: dict[str, Any], choices: list[dict[str, Any]], wanted: list[int], request: str
+) -> list[Scored]:
     """Each option's continuation in a reply to a list of prompts, ``wanted[i]`` tokens of
     choice ``i``: from the echo, or from vLLM's ``prompt_logprobs``."""
-    choices = reply_choices(reply)
-    check_finished(choices)
     if len(choices) != len(wanted):
         raise LoglikelihoodError(
             f"the reply holds {len(choices)} choices for {len(wanted)} prompts; the server "
@@ -231,13 +228,6 @@ def read_options(reply: dict[str, Any], wanted: list[int], request: str) -> list
         return [prompt_continuation(c, n) for c, n in zip(choices, wanted, strict=True)]
     generated = generated_per_choice(reply, choices)
     return [echoed_continuation(c, n, generated) for c, n in zip(choices, wanted, strict=True)]
-
-
-def read_text(reply: dict[str, Any], prompt: str, context_length: int) -> list[Scored]:
-    """The continuation of a reply to one prompt sent as text."""
-    choices = reply_choices(reply)
-    check_finished(choices)
-    return [text_continuation(choices[0] if choices else {}, prompt, context_length)]
 
 
 def as_reply(reply: Any) -> dict[str, Any]:

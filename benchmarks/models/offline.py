@@ -128,26 +128,21 @@ class OfflineModel(ModelAPI, CompletionsServer):
         if isinstance(prompt, str):
             prompt = await self.tokenize(prompt)
         prompts = prompt if prompt and isinstance(prompt[0], list) else [prompt]
-        model = f"benchmarks/{self.model_name}"
         if body.get("echo") or body.get("prompt_logprobs") is not None:
             choices = [self.echo(index, token_ids) for index, token_ids in enumerate(prompts)]
             sent = sum(len(token_ids) for token_ids in prompts)
-            counts = {
-                "prompt_tokens": sent,
-                "completion_tokens": len(prompts),
-                "total_tokens": sent + len(prompts),
-            }
-            return {"model": model, "choices": choices, "usage": counts}
-        text = "".join(chr(token) for token in prompts[0])
-        reply = self.reply(text)
-        spent = usage(text, reply)
+            spent = ModelUsage(input_tokens=sent, output_tokens=len(prompts))
+        else:
+            text = "".join(chr(token) for token in prompts[0])
+            reply = self.reply(text)
+            choices = [{"index": 0, "text": reply, "finish_reason": "stop"}]
+            spent = usage(text, reply)
         counts = {
             "prompt_tokens": spent.input_tokens,
             "completion_tokens": spent.output_tokens,
-            "total_tokens": spent.total_tokens,
+            "total_tokens": spent.input_tokens + spent.output_tokens,
         }
-        choice = {"index": 0, "text": reply, "finish_reason": "stop"}
-        return {"model": model, "choices": [choice], "usage": counts}
+        return {"model": f"benchmarks/{self.model_name}", "choices": choices, "usage": counts}
 
     def echo(self, index: int, token_ids: list[int]) -> dict[str, Any]:
         """One prompt's choice: its tokens echoed with log-probabilities (the first has none),

@@ -97,13 +97,26 @@ class ServedModel(CompletionsServer):
     async def tokenize(self, text: str) -> list[int]:
         if self.base_url is None:
             return await self.start_with(text)
-        served = server_key(self.base_url, self.api)
-        return await tokenized(served, text, lambda: self.ask_tokens(text))
+        # a text is asked for once (a retried sample's, a repeated context: Winogrande's
+        # twin sentences share theirs); a text being asked for is waited for
+        key = (server_key(self.base_url, self.api), text)
+        while key in _ASKING:
+            await _ASKING[key].wait()
+        if key in _TOKENIZED:
+            _TOKENIZED.move_to_end(key)
+            return _TOKENIZED[key]
+        _ASKING[key] = anyio.Event()
+        try:
+            tokens = await self.ask_tokens(text)
+            remember(key[0], text, tokens)
+        finally:
+            _ASKING.pop(key).set()
+        return tokens
 
     async def start_with(self, text: str) -> list[int]:
         """``text``'s token ids through the provider's public ``tokenize()``, which starts
         the server Inspect launches for vllm-completions; other requests wait for it."""
-        async with starting(self.api):
+        async with _STARTING.setdefault(self.api, anyio.Lock()):
             if self.api.base_url is None:
                 tokens = list(await self.api.tokenize(text))
                 self.base_url = str(self.api.base_url)
@@ -164,16 +177,9 @@ class ServedModel(CompletionsServer):
 
     async def asked(self, request: Callable[[], Awaitable[Any]]) -> Any:
         """``request()``, asked again after a failure by the model's rules (its
-        ``should_retry``, ``--max-retries``, ``--timeout``, the provider's backoff; no retry
-        machinery on the first try), the last failure raised as it is: within one call of
-        the model, so that a text tokenized is not asked for again with the call's others."""
-        try:
-            return await request()
-        except Exception as ex:
-            if not self.api.should_retry(ex):
-                _ASKED_AGAIN.add(ex)
-                raise
-            failed = ex
+        ``should_retry``, ``--max-retries``, ``--timeout``, the provider's backoff), the last
+        failure raised as it is: within one call of the model, so that a text tokenized is
+        not asked for again with the call's others."""
         retrying = AsyncRetrying(
             retry=retry_if_exception(lambda ex: bool(self.api.should_retry(ex))),  # type: ignore[arg-type]
             stop=retry_stop(self.config),
@@ -183,8 +189,6 @@ class ServedModel(CompletionsServer):
         try:
             async for attempt in retrying:
                 with attempt:
-                    if attempt.retry_state.attempt_number == 1:
-                        raise failed  # the first try, above
                     return await request()
         except Exception as ex:
             _ASKED_AGAIN.add(ex)
@@ -226,32 +230,12 @@ def asked_again(ex: BaseException) -> bool:
     return ex in _ASKED_AGAIN
 
 
-# Each distinct text's token ids, per served model: a text is asked for once (a retried
-# sample's, a repeated context: Winogrande's twin sentences share theirs), the least
-# recently used forgotten past the bound; a text being asked for is waited for.
+# Each distinct text's token ids, per served model, the least recently used forgotten past
+# the bound; the texts being asked for.
 _TOKENIZED: OrderedDict[tuple[tuple[str, str], str], list[int]] = OrderedDict()
 _ASKING: dict[tuple[tuple[str, str], str], anyio.Event] = {}
 # The end-of-text string of each served model, asked once (not once a sample).
 _EOS_TOKENS: dict[tuple[str, str], str] = {}
-
-
-async def tokenized(
-    served: tuple[str, str], text: str, ask: Callable[[], Awaitable[list[int]]]
-) -> list[int]:
-    """``text``'s token ids from the served model ``served``: remembered, or ``ask()``-ed."""
-    key = (served, text)
-    while key in _ASKING:
-        await _ASKING[key].wait()
-    if key in _TOKENIZED:
-        _TOKENIZED.move_to_end(key)
-        return _TOKENIZED[key]
-    _ASKING[key] = anyio.Event()
-    try:
-        tokens = await ask()
-        remember(served, text, tokens)
-    finally:
-        _ASKING.pop(key).set()
-    return tokens
 
 
 def remember(served: tuple[str, str], text: str, tokens: list[int]) -> None:
@@ -262,10 +246,6 @@ def remember(served: tuple[str, str], text: str, tokens: list[int]) -> None:
 
 # A lock per provider while vllm-completions starts its server (its first request).
 _STARTING: weakref.WeakKeyDictionary[ModelAPI, anyio.Lock] = weakref.WeakKeyDictionary()
-
-
-def starting(api: ModelAPI) -> anyio.Lock:
-    return _STARTING.setdefault(api, anyio.Lock())
 
 
 # One HTTP client per server root and event loop: a client's pooled connections belong to
