@@ -16,11 +16,9 @@ Three kinds, told by the message's metadata:
 ``answer`` tokenizes (the server's ``/tokenize``), builds the body Inspect's completions
 provider would post for the prompt and settings (``request_fields``), posts it and reads
 the reply; a ``CompletionsServer`` does the asking: a served model over HTTP
-(models/completions_client.py) or an offline model in-process (models/offline.py). Running
-within ``Model.generate``, all of it holds one connection of the model's pool, is retried
-by its rules and timed out by ``--attempt-timeout``, and is one model event: the request as
-sent, the reply (of a log-likelihood request, only what was scored: see
-``logged_reply``), the output.
+(models/served_model.py) or an offline model in-process (models/offline.py). Running
+within ``Model.generate``, the request is one model event: the request as sent, the reply
+(of a log-likelihood request, only what was scored: see ``logged_reply``), the output.
 """
 
 from __future__ import annotations

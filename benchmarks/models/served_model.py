@@ -4,12 +4,10 @@
 ``ServedModel`` posts each body itself, with one pooled ``httpx`` client per server and
 event loop, and reads the reply as plain JSON (Inspect's provider would parse every
 echoed prompt token into an object). Each distinct text is tokenized once per process
-and served model (the whole text, keyed with the server's URL and the model's name
-there), the least recently used forgotten past ``TOKENIZED_KEPT``; the end-of-text string
-is asked once. It runs within one call of the model (models/completions_client.py): a
-completions request that fails is asked again as that call, by Inspect; a tokenizer
-request is asked again within it, by the model's rules, so that the texts it already has
-are not asked for again.
+and served model (the server's URL and the model's name there), the end-of-text string
+asked once. Within one call of the model (models/completions_client.py), a completions
+request that fails is asked again as that call, by Inspect; a tokenizer request is asked
+again within it, by the model's rules (``asked``).
 """
 
 from __future__ import annotations

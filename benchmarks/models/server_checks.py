@@ -1,16 +1,12 @@
 """What a profile needs of the model server, checked before the first sample.
 
-The profiles that send token ids or score by log-likelihood need more of a server
-than ``/v1/completions``: its tokenizer (``POST /tokenize``), its end-of-text string
-(``GET /tokenizer_info``, which stock vLLM serves only when started with
-``--enable-tokenizer-info-endpoint``), the prompt's log-probabilities echoed
-(``echo: true, logprobs``) or vLLM's ``prompt_logprobs``. ``require_server``
-asks the server for each, once, while the task is built for its model (``inspect
-eval`` builds each task with its model active), so a missing one stops the run
-before any sample with one line that names the endpoint and what to do: the
-``inspect`` command prints it without a traceback and exits 1. A task built before
-its model is known (``eval(task)`` in Python) is checked by ``check_server`` at its
-first request instead, where a failure is that sample's error.
+``require_server`` asks the server for each endpoint a profile needs (docs/winogrande.md,
+docs/triviaqa.md), once, while the task is built for its model (``inspect eval`` builds
+each task with its model active), so a missing one stops the run before any sample with
+one line that names the endpoint and what to do: the ``inspect`` command prints it
+without a traceback and exits 1. A task built before its model is known (``eval(task)``
+in Python) is checked by ``check_server`` at its first request instead, where a failure
+is that sample's error.
 """
 
 from __future__ import annotations
