@@ -33,7 +33,7 @@ from tenacity import (
 from tenacity.stop import stop_base
 
 from benchmarks.models.completions_requests import CompletionsServer
-from benchmarks.models.server_checks import PROBE_TEXT, server_key, server_root
+from benchmarks.models.server_checks import PROBE_TEXT, auth_headers, server_key, server_root
 
 # Seconds a request may take: a tokenizer call, and a completions request (an echoed long
 # prompt on a busy server takes a while; --attempt-timeout bounds a whole call).
@@ -88,9 +88,6 @@ class ServedModel(CompletionsServer):
 
     def service_model_name(self) -> str:
         return self.api.service_model_name()
-
-    def headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.api.api_key}"} if self.api.api_key else {}
 
     async def tokenize(self, text: str) -> list[int]:
         if self.base_url is None:
@@ -168,7 +165,7 @@ class ServedModel(CompletionsServer):
         """The JSON reply to a tokenizer request (an ``httpx.HTTPStatusError`` for a status
         other than 2xx)."""
         response = await pooled_client(server_root(str(self.base_url))).request(
-            method, url, json=body, headers=self.headers(), timeout=TOKENIZE_TIMEOUT
+            method, url, json=body, headers=auth_headers(self.api), timeout=TOKENIZE_TIMEOUT
         )
         response.raise_for_status()
         return response.json()
@@ -196,7 +193,7 @@ class ServedModel(CompletionsServer):
     async def send(self, method: str, url: str, body: dict[str, Any] | None, timeout: Any) -> Any:
         """The JSON reply to a request (a ``ServerError`` for a status other than 200)."""
         response = await pooled_client(server_root(str(self.base_url))).request(
-            method, url, json=body, headers=self.headers(), timeout=timeout
+            method, url, json=body, headers=auth_headers(self.api), timeout=timeout
         )
         if response.status_code != 200:
             raise ServerError(

@@ -145,9 +145,8 @@ def refusal(endpoint: Endpoint, url: str, what: str, need: Need) -> ServerSetupE
     )
 
 
-def headers(api: Any) -> dict[str, str]:
-    auth = {"Authorization": f"Bearer {api.api_key}"} if getattr(api, "api_key", None) else {}
-    return {PROBE_HEADER: "1", **auth}
+def auth_headers(api: Any) -> dict[str, str]:
+    return {"Authorization": f"Bearer {api.api_key}"} if api.api_key else {}
 
 
 def unchecked(served: tuple[str, str], needs: tuple[Endpoint, ...]) -> list[Endpoint]:
@@ -191,6 +190,7 @@ async def check_server(model: Model, need: Need) -> None:
 def probe_server(served: tuple[str, str], api: Any, need: Need) -> None:
     """Ask the server ``served`` for each endpoint ``need`` names not found yet, a busy
     server again after a wait, and refuse one it lacks."""
+    headers = {PROBE_HEADER: "1", **auth_headers(api)}
     with httpx.Client(timeout=PROBE_TIMEOUT) as client:
         for endpoint in unchecked(served, need.endpoints):
             probe, url = PROBES[endpoint], f"{served[0]}{PROBES[endpoint].path}"
@@ -198,7 +198,7 @@ def probe_server(served: tuple[str, str], api: Any, need: Need) -> None:
             for wait in PROBE_WAITS:
                 try:
                     answer: httpx.Response | httpx.HTTPError = client.request(
-                        probe.method, url, json=body, headers=headers(api)
+                        probe.method, url, json=body, headers=headers
                     )
                 except httpx.HTTPError as ex:
                     answer = ex
