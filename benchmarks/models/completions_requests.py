@@ -126,14 +126,25 @@ async def answer(
     message = input[0]
     asked = message.metadata or {}
     request = asked.get(LOGLIKELIHOOD_REQUEST)
-    if request is None:
-        return await generate_from_ids(server, message, config)
     tokens = []
-    if request != "text":
+    if request is None:
+        # a generation: the text sent as the server's token ids (the last
+        # keep_last_tokens), the end-of-text string added to the stop sequences if asked
+        token_ids = await server.tokenize(message.text)
+        prompt: str | list[int] | list[list[int]] = token_ids[-asked[KEEP_LAST_TOKENS] :]
+        stops = list(config.stop_seqs or [])
+        if asked.get(STOP_AT_EOS) and (eos := await server.eos_token()) not in stops:
+            stops.append(eos)
+        config = config.merge(GenerateConfig(stop_seqs=stops))
+    elif request == "text":
+        prompt = message.text
+    else:
         tokens = [await request_tokens(server, context, rest) for context, rest in asked[OPTIONS]]
-    prompt = message.text if request == "text" else [sent for sent, _ in tokens]
+        prompt = [sent for sent, _ in tokens]
     body = request_fields(server, prompt, config)
     reply = as_reply(await server.complete(body))
+    if request is None:
+        return generation_output(reply), ModelCall.create(request=body, response=reply)
     choices = reply_choices(reply)
     try:
         check_finished(choices)
@@ -148,23 +159,6 @@ async def answer(
     except LoglikelihoodError as ex:
         output = unread_output(reply, ex)
     return output, ModelCall.create(request=body, response=logged_reply(reply))
-
-
-async def generate_from_ids(
-    server: CompletionsServer, message: ChatMessage, config: GenerateConfig
-) -> tuple[ModelOutput, ModelCall]:
-    """Generate from the message's text sent as the server's token ids (the last
-    ``keep_last_tokens``), the end-of-text string added to the stop sequences if asked."""
-    asked = message.metadata or {}
-    if asked.get(COMPLETIONS_PROMPT) != "token_ids":
-        raise TypeError(f"not a completions request: {sorted(asked)}")
-    token_ids = (await server.tokenize(message.text))[-asked[KEEP_LAST_TOKENS] :]
-    stops = list(config.stop_seqs or [])
-    if asked.get(STOP_AT_EOS) and (eos := await server.eos_token()) not in stops:
-        stops.append(eos)
-    body = request_fields(server, token_ids, config.merge(GenerateConfig(stop_seqs=stops)))
-    reply = as_reply(await server.complete(body))
-    return generation_output(reply), ModelCall.create(request=body, response=reply)
 
 
 def request_fields(
