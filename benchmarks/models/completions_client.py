@@ -1,19 +1,16 @@
 """This package's completions requests to a served model (``vllm-completions/<model>``,
 ``openai-api-completions/<service>/<model>``), made through ``Model.generate``.
 
-``client_model(model)`` is the ``Model`` that answers them: for a served model, a
-``Model`` over the user's own provider made anew through its public constructor (the
-user's model name, base URL, key, settings and model args) as a subclass whose
-``generate`` answers this package's requests (models/completions_requests.py, asked of
-the server by models/served_model.py) and passes anything else to the provider's own.
-Inspect therefore runs each request as it runs any model call: a model event, the
-connection pool (``--max-connections``, keyed by the provider's ``connection_key()``) held
-while it runs, retries by ``should_retry`` (each attempt its own model event),
-``--attempt-timeout``. The subclass is registered with Inspect's public ``@modelapi``,
-under ``benchmarks/<provider>``, since Inspect names a model (its log entries, its usage)
-by the registration of the object that made its provider: the log names the user's
-provider. ``get_model("<provider>/...")`` still makes Inspect's own, which was registered
-first; were it to make this one, it would be that provider with two more requests.
+``client_model(model)`` is a ``Model`` over the user's own provider made anew through its
+public constructor (the user's model name, base URL, key, settings and model args) as a
+subclass whose ``generate`` answers this package's requests (models/completions_requests.py,
+asked of the server by models/served_model.py) and passes anything else to the provider's
+own: Inspect runs each request as any model call (docs/winogrande.md: a model event, a
+connection of the pool, retries, ``--attempt-timeout``). The subclass is registered with
+Inspect's public ``@modelapi``, under ``benchmarks/<provider>``, since Inspect names a
+model (its log entries, its usage) by the registration of the object that made its
+provider: the log names the user's provider. ``get_model("<provider>/...")`` still makes
+Inspect's own, which was registered first.
 """
 
 from __future__ import annotations
@@ -42,31 +39,26 @@ from benchmarks.runtime.registry_names import namespaced
 
 def client_model(model: Model) -> Model:
     """The model whose ``generate`` answers this package's completions requests for
-    ``model``: an offline model itself, a served model's provider with ``generate`` of ours."""
+    ``model``: an offline model itself, else ``model``'s provider made anew, as
+    ``get_model`` made it, with ``generate`` of ours."""
     if isinstance(model.api, CompletionsServer):
         return model
     if model not in _CLIENT_MODELS:
-        _CLIENT_MODELS[model] = Model(requests_provider(model), model.config, model.model_args)
+        api = model.api
+        # the model's name as given (vLLM's provider drops a LoRA adapter from model_name)
+        name = (api.qualified_model_name or str(model)).split("/", 1)[1]
+        provider = provider_with_requests(type(api), ModelName(model).api)(
+            model_name=name,
+            base_url=model.explicit_base_url,
+            api_key=api.api_key,
+            config=model.config,
+            **model.model_args,
+        )
+        _CLIENT_MODELS[model] = Model(provider, model.config, model.model_args)
     return _CLIENT_MODELS[model]
 
 
 _CLIENT_MODELS: weakref.WeakKeyDictionary[Model, Model] = weakref.WeakKeyDictionary()
-
-
-def requests_provider(model: Model) -> ModelAPI:
-    """``model``'s provider made anew, as ``get_model`` made it, answering our requests."""
-    api = model.api
-    provider = ModelName(model).api
-    # the model's name as given (vLLM's provider drops a LoRA adapter from model_name)
-    name = (api.qualified_model_name or str(model)).split("/", 1)[1]
-    make = provider_with_requests(type(api), provider)
-    return make(
-        model_name=name,
-        base_url=model.explicit_base_url,
-        api_key=api.api_key,
-        config=model.config,
-        **model.model_args,
-    )
 
 
 @functools.cache

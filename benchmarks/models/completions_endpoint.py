@@ -1,16 +1,8 @@
-"""Models served through the completions endpoint (``/v1/completions``): one raw prompt a
-request, no chat template; the server's tokenizer (``/tokenize``, ``/tokenizer_info``, as
-vLLM and SGLang serve them) for prompts sent as token ids.
-
-``generate_from_token_ids()`` sends the sample's prompt as lm-evaluation-harness
-0.4.13's ``local-completions`` does with a tokenizer (``tokenizer_backend=remote``, its
-choice against a server with ``/tokenizer_info``; ``lm_eval/models/api_models.py``
-``generate_until``): the text tokenized by the server without special tokens,
-left-truncated to its ``max_length`` (2048) less the tokens to generate, sent as token
-ids, with the tokenizer's end-of-text string added to the stop sequences when asked
-(its synchronous client, ``num_concurrent=1``, adds it; its concurrent one does not).
-The request is one model call (models/completions_requests.py): the text, tokenized within
-it, and the body with the token ids in its model event.
+"""Generation from the prompt sent as the server's token ids, as lm-evaluation-harness
+0.4.13's ``local-completions`` sends it with ``tokenizer_backend=remote``
+(docs/triviaqa.md: the token ids, the truncation, the end-of-text stop). The request is
+one model call (models/completions_requests.py): the text, tokenized within it, and the
+body with the token ids in its model event.
 """
 
 from __future__ import annotations

@@ -16,18 +16,16 @@ Three kinds, told by the message's metadata:
 ``answer`` tokenizes (the server's ``/tokenize``), builds the body Inspect's completions
 provider would post for the prompt and settings (``request_fields``), posts it and reads
 the reply; a ``CompletionsServer`` does the asking: a served model over HTTP
-(models/completions_client.py) or an offline model in-process (models/offline.py). Running
-within ``Model.generate``, all of it holds one connection of the model's pool, is retried
-by its rules and timed out by ``--attempt-timeout``, and is one model event: the request as
-sent, the reply (of a log-likelihood request, only what was scored: see
-``logged_reply``), the output.
+(models/served_model.py) or an offline model in-process (models/offline.py). Running
+within ``Model.generate``, the request is one model event: the request as sent, the reply
+(of a log-likelihood request, only what was scored: see ``logged_reply``), the output.
 """
 
 from __future__ import annotations
 
 import abc
 import os
-from typing import Any, Literal
+from typing import Any
 
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, ModelCall, ModelOutput
 
@@ -128,48 +126,39 @@ async def answer(
     message = input[0]
     asked = message.metadata or {}
     request = asked.get(LOGLIKELIHOOD_REQUEST)
+    tokens = []
     if request is None:
-        return await generate_from_ids(server, message, config)
-    if request == "text":
+        # a generation: the text sent as the server's token ids (the last
+        # keep_last_tokens), the end-of-text string added to the stop sequences if asked
+        token_ids = await server.tokenize(message.text)
+        prompt: str | list[int] | list[list[int]] = token_ids[-asked[KEEP_LAST_TOKENS] :]
+        stops = list(config.stop_seqs or [])
+        if asked.get(STOP_AT_EOS) and (eos := await server.eos_token()) not in stops:
+            stops.append(eos)
+        config = config.merge(GenerateConfig(stop_seqs=stops))
+    elif request == "text":
         prompt = message.text
-        body = request_fields(server, prompt, config)
-        reply = as_reply(await server.complete(body))
-        try:
-            scored = read_text(reply, prompt, len(prompt) - len(asked[CONTINUATION]))
-            output = scored_output(reply, reply_choices(reply), scored)
-        except LoglikelihoodError as ex:
-            output = unread_output(reply, ex)
     else:
         tokens = [await request_tokens(server, context, rest) for context, rest in asked[OPTIONS]]
-        body = request_fields(server, [sent for sent, _ in tokens], config)
-        reply = as_reply(await server.complete(body))
-        wanted = [len(sent) - context_length for sent, context_length in tokens]
-        try:
-            scored = read_options(reply, wanted, request)
-            where: Literal["logprobs", "prompt_logprobs"] = (
-                "prompt_logprobs" if request == "prompt_logprobs" else "logprobs"
-            )
-            output = scored_output(reply, reply_choices(reply), scored, where)
-        except LoglikelihoodError as ex:
-            output = unread_output(reply, ex)
-    return output, ModelCall.create(request=body, response=logged_reply(reply))
-
-
-async def generate_from_ids(
-    server: CompletionsServer, message: ChatMessage, config: GenerateConfig
-) -> tuple[ModelOutput, ModelCall]:
-    """Generate from the message's text sent as the server's token ids (the last
-    ``keep_last_tokens``), the end-of-text string added to the stop sequences if asked."""
-    asked = message.metadata or {}
-    if asked.get(COMPLETIONS_PROMPT) != "token_ids":
-        raise TypeError(f"not a completions request: {sorted(asked)}")
-    token_ids = (await server.tokenize(message.text))[-asked[KEEP_LAST_TOKENS] :]
-    stops = list(config.stop_seqs or [])
-    if asked.get(STOP_AT_EOS) and (eos := await server.eos_token()) not in stops:
-        stops.append(eos)
-    body = request_fields(server, token_ids, config.merge(GenerateConfig(stop_seqs=stops)))
+        prompt = [sent for sent, _ in tokens]
+    body = request_fields(server, prompt, config)
     reply = as_reply(await server.complete(body))
-    return generation_output(reply), ModelCall.create(request=body, response=reply)
+    if request is None:
+        return generation_output(reply), ModelCall.create(request=body, response=reply)
+    choices = reply_choices(reply)
+    try:
+        check_finished(choices)
+        if request == "text":
+            context_length = len(message.text) - len(asked[CONTINUATION])
+            first = choices[0] if choices else {}
+            scored = [text_continuation(first, message.text, context_length)]
+        else:
+            wanted = [len(sent) - context_length for sent, context_length in tokens]
+            scored = read_options(reply, choices, wanted, request)
+        output = scored_output(reply, choices, scored, request == "prompt_logprobs")
+    except LoglikelihoodError as ex:
+        output = unread_output(reply, ex)
+    return output, ModelCall.create(request=body, response=logged_reply(reply))
 
 
 def request_fields(
@@ -217,11 +206,11 @@ async def request_tokens(
     return sent, len(context_ids) - overflow
 
 
-def read_options(reply: dict[str, Any], wanted: list[int], request: str) -> list[Scored]:
+def read_options(
+    reply: dict[str, Any], choices: list[dict[str, Any]], wanted: list[int], request: str
+) -> list[Scored]:
     """Each option's continuation in a reply to a list of prompts, ``wanted[i]`` tokens of
     choice ``i``: from the echo, or from vLLM's ``prompt_logprobs``."""
-    choices = reply_choices(reply)
-    check_finished(choices)
     if len(choices) != len(wanted):
         raise LoglikelihoodError(
             f"the reply holds {len(choices)} choices for {len(wanted)} prompts; the server "
@@ -231,13 +220,6 @@ def read_options(reply: dict[str, Any], wanted: list[int], request: str) -> list
         return [prompt_continuation(c, n) for c, n in zip(choices, wanted, strict=True)]
     generated = generated_per_choice(reply, choices)
     return [echoed_continuation(c, n, generated) for c, n in zip(choices, wanted, strict=True)]
-
-
-def read_text(reply: dict[str, Any], prompt: str, context_length: int) -> list[Scored]:
-    """The continuation of a reply to one prompt sent as text."""
-    choices = reply_choices(reply)
-    check_finished(choices)
-    return [text_continuation(choices[0] if choices else {}, prompt, context_length)]
 
 
 def as_reply(reply: Any) -> dict[str, Any]:

@@ -14,7 +14,7 @@ A reply without usable log-probabilities is a ``LoglikelihoodError``, never a va
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from inspect_ai.model import (
     ChatCompletionChoice,
@@ -193,7 +193,7 @@ def scored_output(
     reply: dict[str, Any],
     choices: list[dict[str, Any]],
     scored: list[Scored],
-    where: Literal["logprobs", "prompt_logprobs"] = "logprobs",
+    from_prompt_logprobs: bool,
 ) -> ModelOutput:
     """The model output of a log-likelihood request: a choice an option, holding the text and
     the log-probabilities of its continuation's tokens (in ``logprobs``, or in
@@ -210,8 +210,8 @@ def scored_output(
             ChatCompletionChoice(
                 message=ChatMessageAssistant(content="".join(read.tokens)),
                 stop_reason=STOP_REASONS.get(choice.get("finish_reason"), "unknown"),
-                logprobs=entries if where == "logprobs" else None,
-                prompt_logprobs=entries if where == "prompt_logprobs" else None,
+                logprobs=None if from_prompt_logprobs else entries,
+                prompt_logprobs=entries if from_prompt_logprobs else None,
             )
         )
     return ModelOutput(

@@ -1,27 +1,12 @@
-"""Two offline models for trying the benchmarks without network or API key.
+"""The offline models ``benchmarks/oracle`` and ``benchmarks/random``, for trying the
+benchmarks without network or API key (docs/offline.md: what each replies).
 
-- ``benchmarks/oracle`` knows the answers of the bundled sample questions
-  (``-T bundled_sample=true``) and replies with each in the form its benchmark
-  expects (each spec's ``oracle`` rule gives the replies: an option letter,
-  ``ANSWER: <letter>``, the gold answer text); bound to the ``grader`` role it grades a
-  SimpleQA reply against the gold target of the grader prompt (``A`` when they
-  agree, ``C`` for an empty or "I don't know" reply, else ``B``). So a run on a
-  bundled sample scores 100 %. A question it does not know gets an empty reply
-  (scored as wrong), and a warning says so once.
-- ``benchmarks/random`` is a seeded random baseline: a random option letter
-  for multiple-choice prompts (as each benchmark's spec tells them,
-  ``offered_options``: the first rule that finds letters in the prompt answers
-  it, the rule of the benchmark whose bundled question it asks tried first), a
-  random grade as a judge, and otherwise a random answer from the bundled answers.
-  The reply depends only on the prompt and the seed (``-M seed=N``, default 0), so
-  reruns reproduce it.
-
-Both set token usage (about four characters a token), so nothing downloads a
-tokenizer. Both answer this package's completions requests (log-likelihoods, prompts sent
-as token ids: models/completions_requests.py) as a completions server would, in-process:
+The oracle's replies come from each spec's ``oracle`` rule, the random model's option
+letters from each spec's ``offered_options``. Both set token usage (about four characters
+a token), so nothing downloads a tokenizer. Both answer this package's completions
+requests (models/completions_requests.py) as a completions server would, in-process:
 their tokens are code points, the prompt comes back echoed with log-probabilities. The
-registry name is ``benchmarks/<model>`` (the ``benchmarks`` model API, registered through
-the package's Inspect entry point).
+model API is ``benchmarks``, registered through the package's Inspect entry point.
 """
 
 from __future__ import annotations
@@ -128,26 +113,21 @@ class OfflineModel(ModelAPI, CompletionsServer):
         if isinstance(prompt, str):
             prompt = await self.tokenize(prompt)
         prompts = prompt if prompt and isinstance(prompt[0], list) else [prompt]
-        model = f"benchmarks/{self.model_name}"
         if body.get("echo") or body.get("prompt_logprobs") is not None:
             choices = [self.echo(index, token_ids) for index, token_ids in enumerate(prompts)]
             sent = sum(len(token_ids) for token_ids in prompts)
-            counts = {
-                "prompt_tokens": sent,
-                "completion_tokens": len(prompts),
-                "total_tokens": sent + len(prompts),
-            }
-            return {"model": model, "choices": choices, "usage": counts}
-        text = "".join(chr(token) for token in prompts[0])
-        reply = self.reply(text)
-        spent = usage(text, reply)
+            spent = ModelUsage(input_tokens=sent, output_tokens=len(prompts))
+        else:
+            text = "".join(chr(token) for token in prompts[0])
+            reply = self.reply(text)
+            choices = [{"index": 0, "text": reply, "finish_reason": "stop"}]
+            spent = usage(text, reply)
         counts = {
             "prompt_tokens": spent.input_tokens,
             "completion_tokens": spent.output_tokens,
-            "total_tokens": spent.total_tokens,
+            "total_tokens": spent.input_tokens + spent.output_tokens,
         }
-        choice = {"index": 0, "text": reply, "finish_reason": "stop"}
-        return {"model": model, "choices": [choice], "usage": counts}
+        return {"model": f"benchmarks/{self.model_name}", "choices": choices, "usage": counts}
 
     def echo(self, index: int, token_ids: list[int]) -> dict[str, Any]:
         """One prompt's choice: its tokens echoed with log-probabilities (the first has none),

@@ -4,12 +4,10 @@
 ``ServedModel`` posts each body itself, with one pooled ``httpx`` client per server and
 event loop, and reads the reply as plain JSON (Inspect's provider would parse every
 echoed prompt token into an object). Each distinct text is tokenized once per process
-and served model (the whole text, keyed with the server's URL and the model's name
-there), the least recently used forgotten past ``TOKENIZED_KEPT``; the end-of-text string
-is asked once. It runs within one call of the model (models/completions_client.py): a
-completions request that fails is asked again as that call, by Inspect; a tokenizer
-request is asked again within it, by the model's rules, so that the texts it already has
-are not asked for again.
+and served model (the server's URL and the model's name there), the end-of-text string
+asked once. Within one call of the model (models/completions_client.py), a completions
+request that fails is asked again as that call, by Inspect; a tokenizer request is asked
+again within it, by the model's rules (``asked``).
 """
 
 from __future__ import annotations
@@ -35,7 +33,7 @@ from tenacity import (
 from tenacity.stop import stop_base
 
 from benchmarks.models.completions_requests import CompletionsServer
-from benchmarks.models.server_checks import PROBE_TEXT, server_key, server_root
+from benchmarks.models.server_checks import PROBE_TEXT, auth_headers, server_key, server_root
 
 # Seconds a request may take: a tokenizer call, and a completions request (an echoed long
 # prompt on a busy server takes a while; --attempt-timeout bounds a whole call).
@@ -91,19 +89,29 @@ class ServedModel(CompletionsServer):
     def service_model_name(self) -> str:
         return self.api.service_model_name()
 
-    def headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.api.api_key}"} if self.api.api_key else {}
-
     async def tokenize(self, text: str) -> list[int]:
         if self.base_url is None:
             return await self.start_with(text)
-        served = server_key(self.base_url, self.api)
-        return await tokenized(served, text, lambda: self.ask_tokens(text))
+        # a text is asked for once (a retried sample's, a repeated context: Winogrande's
+        # twin sentences share theirs); a text being asked for is waited for
+        key = (server_key(self.base_url, self.api), text)
+        while key in _ASKING:
+            await _ASKING[key].wait()
+        if key in _TOKENIZED:
+            _TOKENIZED.move_to_end(key)
+            return _TOKENIZED[key]
+        _ASKING[key] = anyio.Event()
+        try:
+            tokens = await self.ask_tokens(text)
+            remember(key[0], text, tokens)
+        finally:
+            _ASKING.pop(key).set()
+        return tokens
 
     async def start_with(self, text: str) -> list[int]:
         """``text``'s token ids through the provider's public ``tokenize()``, which starts
         the server Inspect launches for vllm-completions; other requests wait for it."""
-        async with starting(self.api):
+        async with _STARTING.setdefault(self.api, anyio.Lock()):
             if self.api.base_url is None:
                 tokens = list(await self.api.tokenize(text))
                 self.base_url = str(self.api.base_url)
@@ -157,23 +165,16 @@ class ServedModel(CompletionsServer):
         """The JSON reply to a tokenizer request (an ``httpx.HTTPStatusError`` for a status
         other than 2xx)."""
         response = await pooled_client(server_root(str(self.base_url))).request(
-            method, url, json=body, headers=self.headers(), timeout=TOKENIZE_TIMEOUT
+            method, url, json=body, headers=auth_headers(self.api), timeout=TOKENIZE_TIMEOUT
         )
         response.raise_for_status()
         return response.json()
 
     async def asked(self, request: Callable[[], Awaitable[Any]]) -> Any:
         """``request()``, asked again after a failure by the model's rules (its
-        ``should_retry``, ``--max-retries``, ``--timeout``, the provider's backoff; no retry
-        machinery on the first try), the last failure raised as it is: within one call of
-        the model, so that a text tokenized is not asked for again with the call's others."""
-        try:
-            return await request()
-        except Exception as ex:
-            if not self.api.should_retry(ex):
-                _ASKED_AGAIN.add(ex)
-                raise
-            failed = ex
+        ``should_retry``, ``--max-retries``, ``--timeout``, the provider's backoff), the last
+        failure raised as it is: within one call of the model, so that a text tokenized is
+        not asked for again with the call's others."""
         retrying = AsyncRetrying(
             retry=retry_if_exception(lambda ex: bool(self.api.should_retry(ex))),  # type: ignore[arg-type]
             stop=retry_stop(self.config),
@@ -183,8 +184,6 @@ class ServedModel(CompletionsServer):
         try:
             async for attempt in retrying:
                 with attempt:
-                    if attempt.retry_state.attempt_number == 1:
-                        raise failed  # the first try, above
                     return await request()
         except Exception as ex:
             _ASKED_AGAIN.add(ex)
@@ -194,7 +193,7 @@ class ServedModel(CompletionsServer):
     async def send(self, method: str, url: str, body: dict[str, Any] | None, timeout: Any) -> Any:
         """The JSON reply to a request (a ``ServerError`` for a status other than 200)."""
         response = await pooled_client(server_root(str(self.base_url))).request(
-            method, url, json=body, headers=self.headers(), timeout=timeout
+            method, url, json=body, headers=auth_headers(self.api), timeout=timeout
         )
         if response.status_code != 200:
             raise ServerError(
@@ -226,32 +225,12 @@ def asked_again(ex: BaseException) -> bool:
     return ex in _ASKED_AGAIN
 
 
-# Each distinct text's token ids, per served model: a text is asked for once (a retried
-# sample's, a repeated context: Winogrande's twin sentences share theirs), the least
-# recently used forgotten past the bound; a text being asked for is waited for.
+# Each distinct text's token ids, per served model, the least recently used forgotten past
+# the bound; the texts being asked for.
 _TOKENIZED: OrderedDict[tuple[tuple[str, str], str], list[int]] = OrderedDict()
 _ASKING: dict[tuple[tuple[str, str], str], anyio.Event] = {}
 # The end-of-text string of each served model, asked once (not once a sample).
 _EOS_TOKENS: dict[tuple[str, str], str] = {}
-
-
-async def tokenized(
-    served: tuple[str, str], text: str, ask: Callable[[], Awaitable[list[int]]]
-) -> list[int]:
-    """``text``'s token ids from the served model ``served``: remembered, or ``ask()``-ed."""
-    key = (served, text)
-    while key in _ASKING:
-        await _ASKING[key].wait()
-    if key in _TOKENIZED:
-        _TOKENIZED.move_to_end(key)
-        return _TOKENIZED[key]
-    _ASKING[key] = anyio.Event()
-    try:
-        tokens = await ask()
-        remember(served, text, tokens)
-    finally:
-        _ASKING.pop(key).set()
-    return tokens
 
 
 def remember(served: tuple[str, str], text: str, tokens: list[int]) -> None:
@@ -262,10 +241,6 @@ def remember(served: tuple[str, str], text: str, tokens: list[int]) -> None:
 
 # A lock per provider while vllm-completions starts its server (its first request).
 _STARTING: weakref.WeakKeyDictionary[ModelAPI, anyio.Lock] = weakref.WeakKeyDictionary()
-
-
-def starting(api: ModelAPI) -> anyio.Lock:
-    return _STARTING.setdefault(api, anyio.Lock())
 
 
 # One HTTP client per server root and event loop: a client's pooled connections belong to

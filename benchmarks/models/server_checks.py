@@ -1,16 +1,12 @@
 """What a profile needs of the model server, checked before the first sample.
 
-The profiles that send token ids or score by log-likelihood need more of a server
-than ``/v1/completions``: its tokenizer (``POST /tokenize``), its end-of-text string
-(``GET /tokenizer_info``, which stock vLLM serves only when started with
-``--enable-tokenizer-info-endpoint``), the prompt's log-probabilities echoed
-(``echo: true, logprobs``) or vLLM's ``prompt_logprobs``. ``require_server``
-asks the server for each, once, while the task is built for its model (``inspect
-eval`` builds each task with its model active), so a missing one stops the run
-before any sample with one line that names the endpoint and what to do: the
-``inspect`` command prints it without a traceback and exits 1. A task built before
-its model is known (``eval(task)`` in Python) is checked by ``check_server`` at its
-first request instead, where a failure is that sample's error.
+``require_server`` asks the server for each endpoint a profile needs (docs/winogrande.md,
+docs/triviaqa.md), once, while the task is built for its model (``inspect eval`` builds
+each task with its model active), so a missing one stops the run before any sample with
+one line that names the endpoint and what to do: the ``inspect`` command prints it
+without a traceback and exits 1. A task built before its model is known (``eval(task)``
+in Python) is checked by ``check_server`` at its first request instead, where a failure
+is that sample's error.
 """
 
 from __future__ import annotations
@@ -20,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import anyio
+import anyio.to_thread
 import httpx
 from inspect_ai.model import Model
 
@@ -49,12 +46,6 @@ def sends_one_prompt(model: str) -> bool:
     return model.split("/", 1)[0] in COMPLETIONS_PROVIDERS
 
 
-def answers_completions_requests(model: Model) -> bool:
-    """Whether ``model`` takes token-id prompts and echoes log-probabilities: a completions
-    provider, or the offline models (``benchmarks/oracle``, ``random``), which act as one."""
-    return sends_one_prompt(str(model)) or isinstance(model.api, CompletionsServer)
-
-
 def server_root(base_url: str) -> str:
     """The server's root URL (its ``/v1`` left out): ``/tokenize`` and ``/tokenizer_info``
     are served there."""
@@ -66,24 +57,14 @@ def server_key(base_url: str, api: Any) -> tuple[str, str]:
     return server_root(base_url), str(api.service_model_name())
 
 
-async def started_base_url(model: Model) -> str:
-    """The base URL of ``model``'s server: the provider's, else the one the user gave
-    (vLLM's provider knows its own only from its first request); with neither,
-    vllm-completions launches the server at its first request, and its public
-    ``tokenize()`` is one."""
-    base_url = model.api.base_url or model.explicit_base_url
-    if base_url is None:
-        await model.api.tokenize(PROBE_TEXT)
-        base_url = model.api.base_url
-    return str(base_url)
-
-
 @dataclass(frozen=True)
 class Probe:
-    """One endpoint: the request that shows it works, and what to do when it does not."""
+    """One endpoint: the request that shows it works (the body's fields past the model and
+    the prompt; None: no body), and what to do when it does not."""
 
     method: str
     path: str  # from the server's root
+    body: dict[str, Any] | None
     fix: str
 
 
@@ -91,23 +72,27 @@ PROBES: dict[Endpoint, Probe] = {
     "tokenize": Probe(
         "POST",
         "/tokenize",
+        {"add_special_tokens": False},
         "serve the model with vLLM or SGLang, which serve it",
     ),
     "tokenizer_info": Probe(
         "GET",
         "/tokenizer_info",
+        None,
         "start vLLM with --enable-tokenizer-info-endpoint, or pass -T stop_at_eos=false "
         "(no end-of-text stop, as lm-evaluation-harness's concurrent client)",
     ),
     "echo": Probe(
         "POST",
         "/v1/completions",
+        {"max_tokens": 1, "temperature": 0.0, "echo": True, "logprobs": 1},
         "serve the model with vLLM, SGLang or llama-cpp-python (--logits_all true), which "
         "echo the prompt's log-probabilities (echo: true, logprobs: 1)",
     ),
     "prompt_logprobs": Probe(
         "POST",
         "/v1/completions",
+        {"max_tokens": 1, "temperature": 0.0, "prompt_logprobs": 1},
         "serve the model with vLLM or SGLang, or pass -T loglikelihood_request=token_ids",
     ),
 }
@@ -128,21 +113,6 @@ class Need:
 
 # The servers already found to serve each endpoint, this process.
 _CHECKED: set[tuple[tuple[str, str], Endpoint]] = set()
-
-
-def probe_body(endpoint: Endpoint, api: Any) -> dict[str, Any] | None:
-    if endpoint == "tokenize":
-        return {
-            "model": api.service_model_name(),
-            "prompt": PROBE_TEXT,
-            "add_special_tokens": False,
-        }
-    if endpoint == "tokenizer_info":
-        return None
-    body = {"model": api.service_model_name(), "prompt": PROBE_TEXT, "max_tokens": 1}
-    if endpoint == "echo":
-        return {**body, "temperature": 0.0, "echo": True, "logprobs": 1}
-    return {**body, "temperature": 0.0, "prompt_logprobs": 1}
 
 
 def problem(endpoint: Endpoint, reply: Any) -> str | None:
@@ -175,9 +145,8 @@ def refusal(endpoint: Endpoint, url: str, what: str, need: Need) -> ServerSetupE
     )
 
 
-def headers(api: Any) -> dict[str, str]:
-    auth = {"Authorization": f"Bearer {api.api_key}"} if getattr(api, "api_key", None) else {}
-    return {PROBE_HEADER: "1", **auth}
+def auth_headers(api: Any) -> dict[str, str]:
+    return {"Authorization": f"Bearer {api.api_key}"} if api.api_key else {}
 
 
 def unchecked(served: tuple[str, str], needs: tuple[Endpoint, ...]) -> list[Endpoint]:
@@ -197,48 +166,45 @@ def require_server(need: Need) -> None:
             f"--batch: {need.what} posts its requests to the completions endpoint itself, "
             "which no batch API serves; run without --batch."
         )
-    api: Any = model.api
-    if not sends_one_prompt(str(model)) or api.base_url is None:
+    if sends_one_prompt(str(model)) and model.api.base_url is not None:
+        probe_server(server_key(model.api.base_url, model.api), model.api, need)
+
+
+async def check_server(model: Model, need: Need) -> None:
+    """``require_server``'s check for a model known only at the first request."""
+    require_provider(model, need)
+    if not sends_one_prompt(str(model)):
         return
-    served = server_key(api.base_url, api)
+    # the provider's base URL, else the one given (vLLM's provider knows its own only from
+    # its first request); with neither, vllm-completions launches the server at its first
+    # request, and its public tokenize() is one
+    base_url = model.api.base_url or model.explicit_base_url
+    if base_url is None:
+        await model.api.tokenize(PROBE_TEXT)
+        base_url = model.api.base_url
+    served = server_key(str(base_url), model.api)
+    if unchecked(served, need.endpoints):
+        await anyio.to_thread.run_sync(probe_server, served, model.api, need)
+
+
+def probe_server(served: tuple[str, str], api: Any, need: Need) -> None:
+    """Ask the server ``served`` for each endpoint ``need`` names not found yet, a busy
+    server again after a wait, and refuse one it lacks."""
+    headers = {PROBE_HEADER: "1", **auth_headers(api)}
     with httpx.Client(timeout=PROBE_TIMEOUT) as client:
         for endpoint in unchecked(served, need.endpoints):
             probe, url = PROBES[endpoint], f"{served[0]}{PROBES[endpoint].path}"
+            body = probe.body and {"model": served[1], "prompt": PROBE_TEXT, **probe.body}
             for wait in PROBE_WAITS:
                 try:
                     answer: httpx.Response | httpx.HTTPError = client.request(
-                        probe.method, url, json=probe_body(endpoint, api), headers=headers(api)
+                        probe.method, url, json=body, headers=headers
                     )
                 except httpx.HTTPError as ex:
                     answer = ex
                 if wait is None or not busy(answer):
                     break
                 time.sleep(wait)
-            judge(endpoint, served, url, answer, need)
-
-
-async def check_server(model: Model, need: Need) -> None:
-    """``require_server``'s check for a model known only at the first request."""
-    require_provider(model, need)
-    api: Any = model.api
-    if not sends_one_prompt(str(model)):
-        return
-    served = server_key(await started_base_url(model), api)
-    if not unchecked(served, need.endpoints):
-        return
-    async with httpx.AsyncClient(timeout=PROBE_TIMEOUT) as client:
-        for endpoint in unchecked(served, need.endpoints):
-            probe, url = PROBES[endpoint], f"{served[0]}{PROBES[endpoint].path}"
-            for wait in PROBE_WAITS:
-                try:
-                    answer: httpx.Response | httpx.HTTPError = await client.request(
-                        probe.method, url, json=probe_body(endpoint, api), headers=headers(api)
-                    )
-                except httpx.HTTPError as ex:
-                    answer = ex
-                if wait is None or not busy(answer):
-                    break
-                await anyio.sleep(wait)
             judge(endpoint, served, url, answer, need)
 
 
@@ -285,8 +251,9 @@ def judge(
 
 
 def require_provider(model: Model, need: Need) -> None:
-    """Refuse a model that cannot serve the profile at all (a chat provider)."""
-    if not answers_completions_requests(model):
+    """Refuse a model that cannot serve the profile at all (a chat provider); the offline
+    models (``benchmarks/oracle``, ``random``) act as a completions server."""
+    if not (sends_one_prompt(str(model)) or isinstance(model.api, CompletionsServer)):
         raise ServerSetupError(
             f"{need.what} needs a model served through the completions endpoint "
             f"(/v1/completions); {model} is not: use {SUPPORTED}."
