@@ -184,7 +184,10 @@ async def check_server(model: Model, need: Need) -> None:
         base_url = model.api.base_url
     served = server_key(str(base_url), model.api)
     if unchecked(served, need.endpoints):
-        await anyio.to_thread.run_sync(probe_server, served, model.api, need)
+        # a cancel (time limit, Ctrl-C) stops the run at once, not after the probe's timeouts
+        await anyio.to_thread.run_sync(
+            probe_server, served, model.api, need, abandon_on_cancel=True
+        )
 
 
 def probe_server(served: tuple[str, str], api: Any, need: Need) -> None:
