@@ -64,8 +64,14 @@ def mcq_prompt(
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         choices = [choice.value for choice in state.choices]
-        text = question_text(
-            template, option_line, state.input_text, choices, state.metadata, context_template
+        text = template.format(
+            **{
+                **state.metadata,
+                "question": state.input_text,
+                "options": render_options(choices, option_line),
+                "letters": ",".join(option_letters(len(choices))),
+                "context": context_text(context_template, state.metadata),
+            }
         )
         drawn = draw(state)
         if drawn:
@@ -87,26 +93,6 @@ def mcq_prompt(
         return state
 
     return solve
-
-
-def question_text(
-    template: str,
-    option_line: str,
-    question: str,
-    choices: Sequence[str],
-    metadata: Mapping[str, Any],
-    context_template: str = "",
-) -> str:
-    """``template`` filled with the question, its options and letters, and the context."""
-    return template.format(
-        **{
-            **metadata,
-            "question": question,
-            "options": render_options(choices, option_line),
-            "letters": ",".join(option_letters(len(choices))),
-            "context": context_text(context_template, metadata),
-        }
-    )
 
 
 def context_text(context_template: str, metadata: Mapping[str, Any]) -> str:
