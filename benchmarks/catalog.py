@@ -1,12 +1,8 @@
 """The benchmarks of this package, found: every module's ``SPEC``, in listing order.
 
-A benchmark is a top-level module ``benchmarks/<name>.py`` (not ``_``-prefixed,
-not this one nor ``spec``) that defines ``SPEC = BenchmarkSpec(...)``; nothing
-lists them by hand. Adding a benchmark: that module, its data module
-``benchmarks/data/<name>.py``, its bundled sample with its ``SOURCE.md``, its
-docs page and its tests (docs/development.md, "Adding a benchmark";
-tests/test_catalog.py says what is missing, tests/test_docs_tables.py which
-tables to remake).
+A benchmark is a top-level module ``benchmarks/<name>.py`` (not ``_``-prefixed, not this
+one nor ``spec``) that defines ``SPEC = BenchmarkSpec(...)``; nothing lists them by hand
+(adding one: docs/development.md, "Adding a benchmark").
 """
 
 from __future__ import annotations

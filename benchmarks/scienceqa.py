@@ -5,27 +5,16 @@ Pan Lu, Swaroop Mishra, Tony Xia, Liang Qiu, Kai-Wei Chang, Song-Chun Zhu,
 Oyvind Tafjord, Peter Clark, Ashwin Kalyan
 https://arxiv.org/abs/2209.09513
 
-Zero-shot multiple choice on ScienceQA (``derek-thomas/ScienceQA``): the
-question, its options lettered A, B, C, ... and, when the row has them, a
-text context (``hint``) and an image (sent before the text). The reply is
-scored with the rule of lmms-eval 0.7.3's ScienceQA task (EvolvingLMMs-Lab/lmms-eval
-``lmms_eval/tasks/scienceqa/utils.py``, after LLaVA): the reply is the
-letter, or starts with ``X.``; rule-based, no LLM judge. By default the
-formats that rule misses but that name one option unambiguously are read too
-(``(B)``, ``B)``, ``Answer: B``, ``The answer is B.``); ``strict_parse=True``
-keeps the reference rule alone. Accuracy is also
-reported in the columns of the paper's table, by its names (NAT, SOC, LAN, TXT, IMG,
-NO, G1-6, G7-12; tools/evaluate_acc.py of lupantech/ScienceQA).
+Zero-shot multiple choice on ScienceQA, the image (if any) before the text, the reply read
+by the rule of lmms-eval 0.7.3's ``scienceqa`` (after LLaVA), accuracy also in the columns
+of the paper's table. docs/scienceqa.md says what the prompt holds, which replies are read
+and what each parameter and profile does.
 
 # all 4,241 test questions
 inspect eval benchmarks/scienceqa.py --model openai/gpt-4o-mini
 
 # lmms-eval 0.7.3's scienceqa: its prompt, reply rule and generation settings
 inspect eval --run-config configs/scienceqa_lmms_eval.yaml --model openai/gpt-4o-mini
-
-# ... its scienceqa_img: the 2,017 test questions with an image
-inspect eval --run-config configs/scienceqa_lmms_eval.yaml --model openai/gpt-4o-mini \
-    -T subset=image
 """
 
 from __future__ import annotations
@@ -40,13 +29,9 @@ from benchmarks.data.rows import DataFiles
 from benchmarks.data.scienceqa import (
     BREAKDOWNS,
     DATASET,
-    DATASET_PATH,
-    REQUIRED_COLUMNS,
-    grade_band,
     offered_letters,
     oracle_questions,
     paper_columns_of_former_metadata,
-    record_to_sample,
     scienceqa_dataset,
 )
 from benchmarks.data.source import DataSource
@@ -65,9 +50,8 @@ from benchmarks.scorers.mcq_scorer import option_letter_scorer
 from benchmarks.scorers.scienceqa import scienceqa_metrics
 from benchmarks.solvers.prompted import prompted
 from benchmarks.solvers.scienceqa import scienceqa_prompt
-from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing, OfferedOptions
+from benchmarks.spec import BenchmarkSpec, FormerVersions, Listing, OfferedOptions
 
-__all__ = ["DATASET_PATH", "REQUIRED_COLUMNS", "grade_band", "record_to_sample", "scienceqa"]
 Split = Literal["train", "validation", "test"]
 Subset = Literal["all", "image", "no_image"]
 
@@ -105,38 +89,19 @@ def scienceqa(
     Args:
         profile: The reference profile (``benchmarks/profiles/scienceqa.py``); each switch
             left None takes the profile's value (docs/scienceqa.md lists them).
-        eval_split: ``test`` (4,241 rows), ``validation`` (4,241) or ``train``
-            (12,726).
-        subset: ``all``, ``image`` (rows with an image: 2,017 in test) or
-            ``no_image``.
-        num_examples: Evaluate only the first this many rows of the subset
-            (None: all).
-        shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
-            i-th, counted from 0 (None: all); ``python -m benchmarks.shards merge``
-            joins the shards' logs into the whole run's (docs/scaling.md).
-        image_format: ``png`` (lossless; an RGB PNG source is sent as is) or
-            ``jpeg`` (quality 95).
-        max_image_side: Scale images down so the longest side is at most this
-            many pixels (None: send them at full size).
+        eval_split: Split evaluated.
+        subset: ``all``, ``image`` (rows with an image) or ``no_image``.
+        num_examples: Evaluate only the first this many rows of the subset (None: all).
+        shard: Evaluate only shard ``i/n`` of the questions (None: all; docs/scaling.md).
+        image_format: ``png`` (lossless) or ``jpeg`` (quality 95).
+        max_image_side: Longest image side in pixels, scaled down to it (None: full size).
         dataset_path: Hub id, local snapshot folder or local data file.
-        data_files: Local file for ``eval_split``, or mapping split -> file
-            (parquet with the Image feature, or jsonl/json/csv whose ``image``
-            is a path relative to the file).
-        bundled_sample: Read the 20 real test rows (9 with an image) shipped
-            with the package instead of the Hub or a file (a try-out, offline;
-            not a measurement).
+        data_files: Local file for ``eval_split``, or mapping split -> file.
+        bundled_sample: Read the real rows shipped with the package (an offline try-out).
     """
     args = task_arguments(scienceqa, locals(), renamed=RENAMED, renamed_values=RENAMED_VALUES)
     settings = chosen_profile(PROFILES, args)
-    source = DataSource(
-        "scienceqa",
-        "ScienceQA",
-        DATASET,
-        dataset_path=dataset_path,
-        data_files=data_files,
-        bundled_sample=bundled_sample,
-        splits=[eval_split],
-    )
+    source = DataSource.of(args, "ScienceQA", DATASET, splits=[eval_split])
     dataset = scienceqa_dataset(
         source,
         eval_split=eval_split,
@@ -163,12 +128,9 @@ SPEC = BenchmarkSpec(
     task=scienceqa,
     version="1.4.0",
     scorer="option_letter_scorer",
-    value_keys=(),
-    compare_metrics=(CompareMetric("accuracy", mean_of="correct"),),
     category_metrics=("accuracy",),
     breakdowns=tuple(BREAKDOWNS),
     order=5,
-    headline="accuracy",
     listing=Listing(
         measures="multimodal science multiple choice",
         default_data="`derek-thomas/ScienceQA` test, 4,241 (2,017 with an image)",

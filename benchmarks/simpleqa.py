@@ -5,30 +5,13 @@ Jason Wei, Nguyen Karina, Hyung Won Chung, Yunxin Joy Jiao, Spencer Papay,
 Amelia Glaese, John Schulman, William Fedus
 https://cdn.openai.com/papers/simpleqa.pdf
 
-Reference implementation: openai/simple-evals ``simpleqa_eval.py`` and its
-``ChatCompletionSampler``, commit ee3b0318d8d1d9d72755a4120879be65f7c07e9e.
-The question goes to the model under test; a judge model (role ``grader``,
-``benchmarks.scorers.judge``) grades the reply with the official grader template as
-A (CORRECT), B (INCORRECT) or C (NOT_ATTEMPTED); the headline metrics are the
-fraction correct, the accuracy on attempted questions and their harmonic mean.
-
-Three profiles (``benchmarks/profiles/simpleqa.py``): ``default`` (this
-project's setting, ``paper`` before 1.5.0) sends the bare question and grades
-with the judge settings of simple-evals' gpt-4o grader of the SimpleQA release
-(no system message, 0.5 / 1,024 tokens) and a strict parse.
-``simple_evals_ee3b031`` reproduces simple-evals at ee3b031 request for
-request (system message "You are a helpful assistant." to the candidate and
-the judge, judge 0.5 / 2,048 tokens, its parse, ``num_examples`` drawn with
-``random.Random(0).sample``); bind its judge, gpt-4.1-2025-04-14, to ``grader``.
-``inspect_evals_0.28.0`` reproduces inspect_evals 0.28.0's ``simpleqa`` with its original
-scorer and paper config (its own template, judge at 0.5 with no token limit, its parse).
+The question goes to the model under test, a judge model (role ``grader``) grades the reply
+with the grader template of openai/simple-evals ``simpleqa_eval.py`` (ee3b031); simple-evals
+and inspect_evals 0.28.0's ``simpleqa`` as profiles. docs/simpleqa.md says what each profile
+sends and each parameter does.
 
 # all 4,326 questions, graded by gpt-4o as in the paper era
 inspect eval benchmarks/simpleqa --model openai/gpt-4o-mini --model-role grader=openai/gpt-4o
-
-# simple-evals today, request for request
-inspect eval benchmarks/simpleqa --model openai/gpt-4o-mini -T profile=simple_evals_ee3b031 \
-    --model-role grader=openai/gpt-4.1-2025-04-14
 """
 
 from __future__ import annotations
@@ -39,11 +22,7 @@ from inspect_ai import Task, task
 
 from benchmarks.data import download
 from benchmarks.data.rows import DataFiles
-from benchmarks.data.simpleqa import (
-    DATASET_URL,
-    record_to_sample,
-    simpleqa_dataset,
-)
+from benchmarks.data.simpleqa import DATASET_URL, simpleqa_dataset
 from benchmarks.profiles import PROFILE_SENTINEL, chosen_profile
 from benchmarks.profiles.simpleqa import (
     SIMPLEQA_PROFILES,
@@ -60,34 +39,17 @@ from benchmarks.runtime.task_parameters import (
     fail,
     task_arguments,
 )
-from benchmarks.scorers.judge import (
-    GRADER_TEMPLATE,
-    parse_grade_official,
-    parse_grade_strict,
-    read_grade_prompt_file,
-    simpleqa_scorer,
-    template_problem,
-)
+from benchmarks.scorers.judge import read_grade_prompt_file, simpleqa_scorer, template_problem
 from benchmarks.scorers.judge_agreement import judge_panel_metrics
 from benchmarks.scorers.judge_prompt import SIMPLEQA_GRADER_PROMPTS
 from benchmarks.scorers.simpleqa import (
     GRADE_VALUE_KEYS,
-    JUDGE_FAILURE,
     SIMPLEQA_COMPARE_METRICS,
     simpleqa_task_metrics,
 )
 from benchmarks.solvers.prompted import prompted
 from benchmarks.solvers.simpleqa import ANSWER_PROMPT_FIELDS, ANSWER_TEMPLATE, answer_prompts
 from benchmarks.spec import BenchmarkSpec, FormerVersions, Listing
-
-__all__ = [
-    "GRADER_TEMPLATE",
-    "JUDGE_FAILURE",
-    "parse_grade_official",
-    "parse_grade_strict",
-    "record_to_sample",
-    "simpleqa",
-]
 
 RENAMED = {
     "topic_breakdown": "breakdowns",
@@ -130,32 +92,15 @@ def simpleqa(
     Args:
         profile: The reference profile (``benchmarks/profiles/simpleqa.py``); each switch
             left None (or "profile") takes the profile's value (docs/simpleqa.md lists them).
-        answer_prompt: Template of the question sent to the model under test,
-            with the placeholder ``{question}``; the default sends the bare
-            question, as the reference does.
-        grade_prompt_file: A UTF-8 file holding the judge prompt, with the
-            placeholders ``{question}``, ``{target}`` and
-            ``{predicted_answer}``, instead of ``grader_prompt``.
-        breakdowns: Also report accuracy, attempted_accuracy and
-            abstention_rate per topic.
-        judge_cache: Cache the judge's replies (Inspect's generate cache): a
-            re-run or re-scoring with the same judge, prompt and settings
-            makes no judge call.
-        num_examples: Evaluate only this many questions (None: all): the first
-            ones, or with ``simple_evals_ee3b031`` the ones simple-evals draws;
-            unlike ``--limit``, the others are never built (all rows are still
-            read and checked).
-        shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
-            i-th, counted from 0 (None: all); ``python -m benchmarks.shards merge``
-            joins the shards' logs into the whole run's (docs/scaling.md).
-        dataset_path: Local ``.csv`` (upstream columns ``metadata, problem,
-            answer``) or ``.jsonl`` (``id, problem, answer, topic,
-            answer_type, metadata``). None: the upstream CSV, downloaded once
-            into the cache and verified against its sha256.
-        data_files: Same as a file ``dataset_path``, or a mapping with the key
-            ``test`` (the only split).
-        bundled_sample: Read the few real rows shipped with the package instead
-            of the Hub or a file (a try-out, offline; not a measurement).
+        answer_prompt: Template of the question sent to the model under test (``{question}``).
+        grade_prompt_file: A UTF-8 file holding the judge prompt, instead of ``grader_prompt``.
+        breakdowns: Also report the metrics per topic.
+        judge_cache: Cache the judge's replies (Inspect's generate cache).
+        num_examples: Evaluate only this many questions (None: all).
+        shard: Evaluate only shard ``i/n`` of the questions (None: all; docs/scaling.md).
+        dataset_path: Local ``.csv`` or ``.jsonl`` (None: the upstream CSV, verified).
+        data_files: Same as a file ``dataset_path``, or ``{"test": file}``.
+        bundled_sample: Read the rows shipped with the package (an offline try-out).
     """
     args = task_arguments(simpleqa, locals(), renamed=RENAMED, renamed_values=RENAMED_VALUES)
     settings = chosen_profile(SIMPLEQA_PROFILES, args)

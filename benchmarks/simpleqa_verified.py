@@ -4,22 +4,12 @@ SimpleQA Verified: A Reliable Factuality Benchmark to Measure Parametric Knowled
 Lukas Haas, Gal Yona, Giovanni D'Antonio, Sasha Goldshtein, Dipanjan Das
 https://arxiv.org/abs/2509.07968
 
-1,000 SimpleQA questions re-checked by Google DeepMind and Google Research
-(Hub ``google/simpleqa-verified``, config ``simpleqa_verified``, split
-``eval``; the Kaggle file ``simpleqa_verified.csv`` holds the same table).
-Reference: DeepMind's Kaggle notebook "SimpleQA Verified Benchmark Starter
-Code": the bare question to the model under test, the simple-evals grader
-template unchanged to the judge gpt-4.1-2025-04-14, its own reply parse
-(``grade_parse=verified_starter``), and the F1 of simple-evals as headline.
-The judge is shared with SimpleQA (``benchmarks.scorers.judge``: panels, cached
-verdicts, re-grading). ``profile=inspect_evals_0.28.0`` reproduces inspect_evals
-0.28.0's ``simpleqa_verified`` (``scorer=original``, its paper config): its
-transcription of the paper's autorater prompt, judge and candidate at temperature
-1.0, its parse.
+1,000 SimpleQA questions re-checked by Google DeepMind and Google Research, graded by
+SimpleQA's judge (``benchmarks.scorers.judge``) as DeepMind's Kaggle notebook "SimpleQA
+Verified Benchmark Starter Code" does; inspect_evals 0.28.0's ``simpleqa_verified`` as a
+profile. docs/simpleqa_verified.md says what each profile sends and each parameter does.
 
 inspect eval benchmarks/simpleqa_verified --model openai/gpt-4o-mini \
-    --model-role grader=openai/gpt-4.1-2025-04-14
-inspect eval benchmarks/simpleqa_verified --model openai/gpt-4o-mini -T profile=kaggle_starter \
     --model-role grader=openai/gpt-4.1-2025-04-14
 """
 
@@ -65,7 +55,6 @@ from benchmarks.scorers.simpleqa_verified import (
 )
 from benchmarks.spec import BenchmarkSpec, FormerVersions, Listing
 
-__all__ = ["record_to_sample", "simpleqa_verified", "simpleqa_verified_scorer"]
 TASK = "simpleqa_verified"
 
 
@@ -100,23 +89,15 @@ def simpleqa_verified(
         profile: The reference profile (``benchmarks/profiles/simpleqa_verified.py``); each
             switch left None (or "profile") takes the profile's value (docs/simpleqa_verified.md
             lists them).
-        grade_prompt_file: A UTF-8 file holding a judge prompt of your own,
-            with the placeholders ``{question}``, ``{target}`` and
-            ``{predicted_answer}`` (instead of ``grader_prompt``).
-        breakdowns: Also report accuracy, attempted_accuracy, abstention_rate
-            and f1 per topic, answer_type, multi_step and requires_reasoning.
+        grade_prompt_file: A UTF-8 file holding a judge prompt of your own.
+        breakdowns: Also report the metrics per topic, answer_type, multi_step and
+            requires_reasoning.
         judge_cache: Cache the judge's replies (Inspect's generate cache).
         num_examples: Evaluate only the first this many questions (None: all).
-        shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
-            i-th, counted from 0 (None: all); ``python -m benchmarks.shards merge``
-            joins the shards' logs into the whole run's (docs/scaling.md).
-        dataset_path: Hub id, local snapshot folder, or a local ``.csv``
-            (the Kaggle ``simpleqa_verified.csv``), ``.jsonl``, ``.json`` or
-            ``.parquet`` file in the published schema.
+        shard: Evaluate only shard ``i/n`` of the questions (None: all; docs/scaling.md).
+        dataset_path: Hub id, local snapshot folder or local file in the published schema.
         data_files: A local file, or ``{"eval": file}``.
-        bundled_sample: Read the few rows shipped with the package (a try-out,
-            offline; not a measurement: they are stand-ins, see
-            benchmarks/data/samples/README.md).
+        bundled_sample: Read the stand-in rows shipped with the package (an offline try-out).
     """
     args = task_arguments(simpleqa_verified, locals())
     settings = chosen_profile(VERIFIED_PROFILES, args)
@@ -132,15 +113,7 @@ def simpleqa_verified(
         grade_prompt = read_grade_prompt_file(grade_prompt_file, TASK)
     else:
         grade_prompt = VERIFIED_GRADER_PROMPTS[settings.grader_prompt]
-    source = DataSource(
-        TASK,
-        "SimpleQA Verified",
-        DATASET,
-        dataset_path=dataset_path,
-        data_files=data_files,
-        bundled_sample=bundled_sample,
-        splits=[SPLIT],
-    )
+    source = DataSource.of(args, "SimpleQA Verified", DATASET, splits=[SPLIT])
     rows = source.rows(SPLIT, columns=COLUMNS, config=DATASET_CONFIG)
     return settings.task(
         args,

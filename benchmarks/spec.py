@@ -1,15 +1,9 @@
 """What each benchmark declares once: its task, its scores, its data, its offline rules.
 
-Every ``benchmarks/<name>.py`` ends with a ``SPEC = BenchmarkSpec(...)``;
-``benchmarks.catalog`` finds them (every top-level module of the package that
-defines one). The registry (task names), the
-offline models (which bundled questions they know, which prompts offer
-options), ``benchmarks.compare`` (value keys, metrics, breakdowns), the tables
-of the README and the docs (``python -m tests.docs_tables``), ``bench/`` and
-the generic tests read the specs, so no list of the benchmarks is kept by hand
-(a test may spell one out, as what it expects): a benchmark's own modules
-(``data/<name>.py``, ``profiles/<name>.py``, its configurations, its docs page,
-``tests/<name>/``, ``bench/workloads/<name>.py``) each serve that benchmark alone.
+Every ``benchmarks/<name>.py`` ends with a ``SPEC = BenchmarkSpec(...)``, which
+``benchmarks.catalog`` finds; the registry, the offline models, ``benchmarks.compare``, the
+docs' tables, ``bench/`` and the generic tests read the specs, so no list of the benchmarks
+is kept by hand (docs/development.md, "How a benchmark is put together").
 """
 
 from __future__ import annotations
@@ -177,8 +171,18 @@ class BenchmarkSpec:
 
     def known_questions(self, files: Mapping[str, str]) -> list[KnownQuestion]:
         """The bundled questions the offline oracle answers (``files``: the bundled
-        sample's, by split): the spec's ``oracle`` rule, or each sample's target."""
-        return self.oracle(files) if self.oracle is not None else questions_of_samples(self)
+        sample's, by split): the spec's ``oracle`` rule, or each sample known by its
+        question's text and its choices, answered with its target (as the random model's
+        reply writes a letter)."""
+        if self.oracle is not None:
+            return self.oracle(files)
+        reply = self.offered_options.reply if self.offered_options is not None else "{letter}"
+        questions = []
+        for sample in self.task(bundled_sample=True).dataset:
+            text = sample.input if isinstance(sample.input, str) else sample.input[-1].text
+            keys = (text, *(sample.choices or []))
+            questions.append(KnownQuestion(keys, reply.format(letter=sample.target)))
+        return questions
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -195,16 +199,3 @@ class BenchmarkSpec:
         """The folder of the bundled sample: its rows, and ``SOURCE.md`` (its provenance and
         licence)."""
         return f"benchmarks/data/samples/{self.name}"
-
-
-def questions_of_samples(spec: BenchmarkSpec) -> list[KnownQuestion]:
-    """The default oracle rule: each sample of the bundled sample, known by its question's
-    text and its choices, answered with its target (as the random model's reply writes a
-    letter)."""
-    reply = spec.offered_options.reply if spec.offered_options is not None else "{letter}"
-    questions = []
-    for sample in spec.task(bundled_sample=True).dataset:
-        text = sample.input if isinstance(sample.input, str) else sample.input[-1].text
-        keys = (text, *(sample.choices or []))
-        questions.append(KnownQuestion(keys, reply.format(letter=sample.target)))
-    return questions

@@ -4,39 +4,13 @@ TriviaQA: A Large Scale Distantly Supervised Challenge Dataset for Reading Compr
 Mandar Joshi, Eunsol Choi, Daniel S. Weld, Luke Zettlemoyer
 https://arxiv.org/abs/1705.03551
 
-Closed-book, few-shot generation on the Wikipedia subset
-(``mandarjoshi/trivia_qa``, config ``rc.wikipedia.nocontext``). Default rules:
-
-- demonstrations from ``train``: one ``random.Random(fewshot_seed)`` walking the
-  evaluation questions in order, ``rng.sample(train, shots)`` for each (this
-  project's rule; lm-evaluation-harness draws differently, see below);
-- the reply cut at the first newline, period or comma (lm-evaluation-harness's
-  stop sequences for TriviaQA), which are also sent to the server with
-  ``max_tokens=256``, so a reply that runs on is bounded;
-- exact match and token F1 with the official normalization of
-  mandarjoshi90/triviaqa ``evaluation/triviaqa_evaluation.py``, against
-  ``answer.normalized_aliases``.
-
-Profile ``lm_eval_0.4.13`` is lm-evaluation-harness 0.4.13's ``triviaqa``
-against a chat model (``benchmarks/profiles/triviaqa.py``):
-``dataset_config="rc.nocontext"``, ``prompt_format="lm_eval"`` (its prompt and
-its draw of ``shots + 1`` with the evaluated question removed),
-``fewshot_as_multiturn=True`` (its chat layout; ``False`` for
-``--fewshot_as_multiturn false``), ``answer_extraction="lm_eval"``,
-``metric="lm_eval_exact_match"`` and its generation settings.
-Profile ``lm_eval_0.4.13_completions`` is the same task against a base model
-over the completions endpoint (``local-completions``, string prompts): one
-text, for ``openai-api-completions`` or ``vllm-completions`` models;
-``lm_eval_0.4.13_completions_token_ids`` sends that text as the server's token
-ids, as ``local-completions`` does with ``tokenizer_backend=remote``.
-tests/peers/test_lm_eval_triviaqa.py checks both against lm-evaluation-harness's
-own code, request by request.
+Closed-book, few-shot generation on the Wikipedia subset, scored by exact match and token
+F1 with the official normalization; lm-evaluation-harness 0.4.13's ``triviaqa`` as profiles
+(chat models, and base models over the completions endpoint). docs/triviaqa.md says how the
+demonstrations are drawn, the reply cut and scored, and what each parameter and profile does.
 
 # 5-shot on the first 20 questions
 inspect eval benchmarks/triviaqa --model openai/gpt-4o-mini --limit 20
-
-# keep "U.S." and "St. Louis" whole
-inspect eval benchmarks/triviaqa --model openai/gpt-4o-mini -T answer_extraction=first_line
 
 # lm-evaluation-harness 0.4.13, chat models
 inspect eval benchmarks/triviaqa --model openai/gpt-4o-mini -T profile=lm_eval_0.4.13
@@ -47,7 +21,6 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.solver import generate
 
 from benchmarks.data.rows import DataFiles
 from benchmarks.data.source import DataSource
@@ -78,8 +51,9 @@ from benchmarks.runtime.task_parameters import (
 )
 from benchmarks.scorers.answer_matching import STOP_SEQUENCES
 from benchmarks.scorers.triviaqa import triviaqa_scorer
+from benchmarks.solvers.fewshot import fewshot_prompt
 from benchmarks.solvers.prompted import prompted
-from benchmarks.solvers.triviaqa import block_template, triviaqa_prompt
+from benchmarks.solvers.triviaqa import block_template
 from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing
 
 Split = Literal["train", "validation", "test"]
@@ -125,9 +99,7 @@ def triviaqa(
         fewshot_split: Split the demonstrations are drawn from.
         eval_split: Split evaluated (``test`` has no answers and is refused).
         num_examples: Evaluate only the first this many rows (None: all).
-        shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
-            i-th, counted from 0 (None: all); ``python -m benchmarks.shards merge``
-            joins the shards' logs into the whole run's (docs/scaling.md).
+        shard: Evaluate only shard ``i/n`` of the questions (None: all; docs/scaling.md).
         include_evidence: Put the Wikipedia/web evidence before every
             demonstration and question (loads the config without ``.nocontext``).
         evidence_max_chars: Evidence kept per question, in characters.
@@ -139,15 +111,8 @@ def triviaqa(
     args = task_arguments(triviaqa, locals(), renamed_values=RENAMED_VALUES)
     settings = chosen_profile(PROFILES, args)
     check_splits(settings.shots, fewshot_split, eval_split)
-    source = DataSource(
-        "triviaqa",
-        "TriviaQA",
-        DATASET,
-        dataset_path=dataset_path,
-        data_files=data_files,
-        bundled_sample=bundled_sample,
-        splits=[eval_split, *([fewshot_split] if settings.shots > 0 else [])],
-    )
+    splits = [eval_split, *([fewshot_split] if settings.shots > 0 else [])]
+    source = DataSource.of(args, "TriviaQA", DATASET, splits=splits)
     data = triviaqa_data(
         source,
         settings,
@@ -157,16 +122,15 @@ def triviaqa(
         include_evidence=include_evidence,
         evidence_max_chars=evidence_max_chars,
     )
+    generation = None  # prompted's: generate()
     if settings.completions_prompt == "token_ids":
         generation = generate_from_token_ids(stop_at_eos=settings.stop_at_eos)
-    else:
-        generation = generate()
     return settings.task(
         args,
         name="benchmarks/triviaqa",
         dataset=data.dataset,
         **prompted(
-            triviaqa_prompt(
+            fewshot_prompt(
                 data.demonstrations or [],
                 block_template(settings.prompt_format, include_evidence),
                 multiturn=settings.fewshot_as_multiturn,

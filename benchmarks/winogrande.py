@@ -4,24 +4,17 @@ WinoGrande: An Adversarial Winograd Schema Challenge at Scale
 Keisuke Sakaguchi, Ronan Le Bras, Chandra Bhagavatula, Yejin Choi
 https://arxiv.org/abs/1907.10641
 
-Two-choice fill-in-the-blank (``_``) questions, asked as evalscope 1.14.1's
-``winogrande`` benchmark asks them (``evalscope/benchmarks/winogrande/winogrande_adapter.py``;
-the same prompt since 1.11.0): 0-shot, one user message in evalscope's single-answer
-multiple-choice template, options lettered A/B, temperature 0; accuracy on the letter of
-the last ``ANSWER: X`` in the reply. Profile ``evalscope_1.14.1`` reads replies as evalscope
-1.14.1 does; ``inspect_evals_0.28.0`` asks as inspect_evals 0.28.0's ``winogrande`` does
-(5 demonstrations in a system message, Inspect's ``multiple_choice()`` template, its
-``choice()`` rule); ``lm_eval_0.4.13`` and ``lm_eval_0.4.13_gguf`` score each option by
-log-likelihood as lm-evaluation-harness 0.4.13 does (docs/winogrande.md).
+Two-choice fill-in-the-blank questions asked as evalscope 1.14.1's ``winogrande`` asks them
+(0-shot, options lettered A/B, accuracy on the letter of the last ``ANSWER: X``);
+inspect_evals 0.28.0's ``winogrande`` and lm-evaluation-harness 0.4.13's (each option scored
+by log-likelihood) as profiles. docs/winogrande.md says what each profile sends and each
+parameter does.
 
 # 0-shot on the 1,267 validation questions
 inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini
 
 # evalscope 1.14.1's winogrande: prompt, reply parsing, generation settings
 inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T profile=evalscope_1.14.1
-
-# 5-shot, demonstrations drawn from the winogrande_xl train split
-inspect eval benchmarks/winogrande.py --model openai/gpt-4o-mini -T shots=5
 """
 
 from __future__ import annotations
@@ -71,7 +64,7 @@ from benchmarks.solvers.winogrande import question_prompt
 
 # the evalscope-format prompt solver, for chains of one's own (examples/custom_chain.py)
 from benchmarks.solvers.winogrande import winogrande_prompt as winogrande_prompt
-from benchmarks.spec import BenchmarkSpec, CompareMetric, FormerVersions, Listing, OfferedOptions
+from benchmarks.spec import BenchmarkSpec, FormerVersions, Listing, OfferedOptions
 
 Config = Literal[
     "winogrande_xs",
@@ -113,19 +106,13 @@ def winogrande(
     Args:
         profile: The reference profile (``benchmarks/profiles/winogrande.py``); each switch
             left None takes the profile's value (docs/winogrande.md lists them).
-        dataset_config: Hub config, one of ``winogrande_xs``, ``_s``, ``_m``,
-            ``_l``, ``_xl``, ``_debiased``; they differ only in their train
-            split (validation is the same 1,267 rows in every config).
+        dataset_config: Hub config (they differ only in their train split).
         eval_split: Split evaluated (``test`` has empty answers and is refused).
         num_examples: Evaluate only the first this many rows (None: all).
-        shard: Evaluate only shard ``i/n`` of the questions: every n-th from the
-            i-th, counted from 0 (None: all); ``python -m benchmarks.shards merge``
-            joins the shards' logs into the whole run's (docs/scaling.md).
+        shard: Evaluate only shard ``i/n`` of the questions (None: all; docs/scaling.md).
         dataset_path: Hub id, local snapshot folder or local data file.
-        data_files: Local file for ``eval_split``, or mapping split -> file
-            (with ``shots`` > 0 the mapping needs a ``train`` entry).
-        bundled_sample: Read the few real rows shipped with the package instead
-            of the Hub or a file (a try-out, offline; not a measurement).
+        data_files: Local file for ``eval_split``, or mapping split -> file.
+        bundled_sample: Read the few real rows shipped with the package (an offline try-out).
     """
     if eval_split == "test":
         fail(
@@ -141,15 +128,8 @@ def winogrande(
             "shots > 0 draws demonstrations from the train split, which is also "
             "eval_split: demonstrations would leak answers; use eval_split='validation'.",
         )
-    source = DataSource(
-        "winogrande",
-        "Winogrande",
-        DATASET,
-        dataset_path=dataset_path,
-        data_files=data_files,
-        bundled_sample=bundled_sample,
-        splits=[eval_split, *([FEWSHOT_SPLIT] if settings.shots > 0 else [])],
-    )
+    splits = [eval_split, *([FEWSHOT_SPLIT] if settings.shots > 0 else [])]
+    source = DataSource.of(args, "Winogrande", DATASET, splits=splits)
     metadata = {"dataset_config": dataset_config, **source.metadata()}
     if settings.scoring == "loglikelihood":
         request = {"columns": COLUMNS, "config": dataset_config, "single_file_split": eval_split}
@@ -202,12 +182,7 @@ SPEC = BenchmarkSpec(
     version="1.5.0",
     scorer="option_letter_scorer",
     other_scorers=("loglikelihood_choice",),
-    value_keys=(),
-    compare_metrics=(CompareMetric("accuracy", mean_of="correct"),),
-    category_metrics=(),
-    breakdowns=(),
     order=4,
-    headline="accuracy",
     listing=Listing(
         measures="commonsense pronoun resolution, 0-shot two-choice",
         default_data="`allenai/winogrande` validation, 1,267",

@@ -38,7 +38,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from benchmarks.catalog import specs
-from benchmarks.simpleqa import JUDGE_FAILURE
+from benchmarks.scorers.simpleqa import JUDGE_FAILURE
 from benchmarks.solvers.prompt_preview import prompt_messages, prompt_text
 from benchmarks.triviaqa import triviaqa
 from tests.scripted import last_user_text

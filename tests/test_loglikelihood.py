@@ -12,8 +12,11 @@ import pytest
 from inspect_ai import eval
 
 from benchmarks.data.winogrande_loglikelihood import option_requests
-from benchmarks.models.echo_completions import echoed_continuation, text_continuation
-from benchmarks.solvers.loglikelihood import LoglikelihoodError
+from benchmarks.models.echo_completions import (
+    LoglikelihoodError,
+    echoed_continuation,
+    text_continuation,
+)
 from benchmarks.winogrande import winogrande
 from tests.completions_server import CompletionsServer
 from tests.scripted import scripted_model

@@ -142,7 +142,7 @@ def test_the_oracle_grades_by_the_gold_target(
 
 
 def test_the_oracle_grades_the_official_grader_prompt() -> None:
-    from benchmarks.simpleqa import GRADER_TEMPLATE
+    from benchmarks.scorers.judge_prompt import GRADER_TEMPLATE
 
     prompt = GRADER_TEMPLATE.format(
         question="Who?", target="Malia Obama", predicted_answer="Malia Obama\nsure."

@@ -22,13 +22,13 @@ from benchmarks.scorers.answer_matching import (
     max_token_f1,
     normalize_answer,
 )
+from benchmarks.scorers.judge_prompt import parse_grade_official, parse_grade_strict
 from benchmarks.scorers.letter_reading import (
     LETTER_PARSERS,
     parse_answer_marker,
     parse_evalscope_answer,
     parse_option_letter,
 )
-from benchmarks.simpleqa import parse_grade_official, parse_grade_strict
 
 EXAMPLES = settings(max_examples=150, deadline=None)
 

@@ -47,7 +47,7 @@ def image_bytes(sample_input: Any) -> tuple[bytes, str] | None:
 
 def judge_template() -> str:
     """Our SimpleQA judge prompt with ``model_graded_fact()``'s placeholder names."""
-    from benchmarks.simpleqa import GRADER_TEMPLATE
+    from benchmarks.scorers.judge_prompt import GRADER_TEMPLATE
 
     return GRADER_TEMPLATE.replace("{target}", "{criterion}").replace(
         "{predicted_answer}", "{answer}"

@@ -1,24 +1,10 @@
-"""A solver that puts demonstrations before the question: one text, or chat turns.
+"""A solver that puts demonstrations before the question: one text, or chat turns
+(lm-evaluation-harness's two layouts, ``TARGET_DELIMITER`` and ``FEWSHOT_DELIMITER``).
 
-``fewshot_prompt(demonstrations, template)`` replaces the sample's user message
-with the few-shot prompt:
-
-- one user message (``multiturn=False``): each demonstration's block, a space
-  and its answer, the blocks joined by a blank line, then the question's block
-  (lm-evaluation-harness's completion layout and its ``--fewshot_as_multiturn
-  false``; ``TARGET_DELIMITER``, ``FEWSHOT_DELIMITER``);
-- alternating user and assistant messages ending with the question
-  (``multiturn=True``, its ``--fewshot_as_multiturn`` layout).
-
-A block is ``template`` filled with a demonstration's fields, or for the
-question with ``question`` (the sample's input text) and the sample's metadata.
-Which demonstrations a sample gets: the ids under ``metadata["fewshot"]``, put
-there when the dataset was loaded (the benchmarks here compute draws that
-depend on evaluation order that way), else a draw of ``shots`` by a
-``random.Random`` seeded with ``seed`` and the sample id (from a mapping pool,
-never the sample's own entry), so any task can use the solver on its own. An
-id the pool does not hold is an error, never a silently shorter prompt.
-Messages before the user message (a system message) are kept.
+Which demonstrations a sample gets: the ids under ``metadata["fewshot"]``, put there when the
+dataset was loaded (the benchmarks here draw in evaluation order), else a draw of ``shots``
+seeded with ``seed`` and the sample id, so any task can use the solver on its own. An id the
+pool does not hold is an error, never a silently shorter prompt.
 """
 
 from __future__ import annotations
@@ -88,9 +74,11 @@ def fewshot_prompt(
 
 class DemonstrationDraw:
     """A sample's demonstrations from ``pool``: the ids its metadata names, else
-    ``shots`` drawn by ``seed`` and the sample id."""
+    ``shots`` drawn by ``seed`` and the sample id (no pool: none)."""
 
     def __init__(self, pool: Demonstrations | None, shots: int, seed: int, solver: str) -> None:
+        if pool is None:
+            shots = 0
         if shots < 0:
             raise ValueError(f"{solver}: shots must be 0 or more, got {shots}")
         self.pool = pool

@@ -1,19 +1,6 @@
-"""A solver that asks a multiple-choice question from a template, images first or last.
-
-``mcq_prompt(template)`` replaces the sample's user message with ``template``
-filled in: ``{question}`` (the sample's input text), ``{options}`` (the
-sample's choices, one ``option_line`` each, lettered A, B, C, ...),
-``{letters}`` (``A,B,...``) and ``{context}`` (``context_template`` filled
-with the sample metadata when every field it names is non-empty, else
-nothing). Images of the sample's input are kept, before the text
-(``image_first``, as lmms-eval's chat path sends them) or after it.
-
-With ``demonstrations`` (a pool as for ``fewshot_prompt``: each a mapping
-with ``question``, ``choices`` and ``answer``, the letter), the drawn ones
-come first: ``fewshot_preamble``, each ``demonstration_template`` filled in,
-joined and followed by a blank line. Inspect's ``multiple_choice()`` renders
-its own template; this one renders a reference's.
-"""
+"""A solver that asks a multiple-choice question in a reference's template (Inspect's
+``multiple_choice()`` renders its own): the options lettered, a context line, the images,
+and demonstrations drawn as ``fewshot_prompt`` draws them."""
 
 from __future__ import annotations
 
@@ -73,14 +60,18 @@ def mcq_prompt(
             (with no pool: none).
         seed: Seed of those draws.
     """
-    draw = DemonstrationDraw(
-        demonstrations, shots if demonstrations is not None else 0, seed, "mcq_prompt"
-    )
+    draw = DemonstrationDraw(demonstrations, shots, seed, "mcq_prompt")
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         choices = [choice.value for choice in state.choices]
-        text = question_text(
-            template, option_line, state.input_text, choices, state.metadata, context_template
+        text = template.format(
+            **{
+                **state.metadata,
+                "question": state.input_text,
+                "options": render_options(choices, option_line),
+                "letters": ",".join(option_letters(len(choices))),
+                "context": context_text(context_template, state.metadata),
+            }
         )
         drawn = draw(state)
         if drawn:
@@ -92,47 +83,16 @@ def mcq_prompt(
                 )
                 for demo in drawn
             ]
-            text = (
-                fewshot_preamble
-                + DEMONSTRATION_SEPARATOR.join(blocks)
-                + DEMONSTRATION_SEPARATOR
-                + text
-            )
+            text = fewshot_preamble + DEMONSTRATION_SEPARATOR.join([*blocks, text])
         images = input_images(state)
         content: str | list[Content] = text
         if images:
-            content = (
-                [*images, ContentText(text=text)]
-                if image_first
-                else [
-                    ContentText(text=text),
-                    *images,
-                ]
-            )
+            parts = [ContentText(text=text)]
+            content = [*images, *parts] if image_first else [*parts, *images]
         replace_user_message(state, [ChatMessageUser(content=content)])
         return state
 
     return solve
-
-
-def question_text(
-    template: str,
-    option_line: str,
-    question: str,
-    choices: Sequence[str],
-    metadata: Mapping[str, Any],
-    context_template: str = "",
-) -> str:
-    """``template`` filled with the question, its options and letters, and the context."""
-    return template.format(
-        **{
-            **metadata,
-            "question": question,
-            "options": render_options(choices, option_line),
-            "letters": ",".join(option_letters(len(choices))),
-            "context": context_text(context_template, metadata),
-        }
-    )
 
 
 def context_text(context_template: str, metadata: Mapping[str, Any]) -> str:

@@ -1,19 +1,10 @@
 """A benchmark's prompt and its reply in one solver step, which keeps the prompt when a solver
 of one's own replaces the task's.
 
-Inspect records each step of a task's plan as a span with a state event: the JSON difference
-of the whole task state before and after the step, for which it serializes that state
-twice. A prompt step and ``generate()`` as two steps pay that twice a sample: measured by
-``python -m bench.overhead`` (docs/performance.md), the second step costs TriviaQA's 5-shot
-samples 2.6 ms of CPU each (8 % of the run's wall time; Winogrande's, 6 %). So a task's
-``setup`` (Inspect's ``Task(setup=...)``, run even when a solver replaces the task's own)
-is ``prompt_then_generate(prompt, generation, watch)`` and its solver is empty: the prompt,
-then the reply, in one step. When a solver replaces the task's (``--solver``,
-``eval(solver=...)``, ``task_with(task, solver=...)``; the task's ``SolverWatch`` knows it
-before any sample), the step builds the prompt alone, and that solver runs on it.
-
-The log's plan names the step with its parameters (the prompt's solvers and the
-generation).
+One step, because Inspect records each step of a plan with a JSON difference of the whole
+task state: a second step costs TriviaQA's 5-shot samples 8 % of a run's wall time
+(``python -m bench.overhead``, docs/performance.md). docs/development.md ("How a benchmark
+is put together") says how the task's ``setup`` and its ``SolverWatch`` make it.
 """
 
 from __future__ import annotations

@@ -1,22 +1,9 @@
 """inspect_evals 0.28.0's Winogrande prompt: its system message of demonstrations, then the
-question as Inspect's ``multiple_choice()`` solver asks it in inspect_evals' template.
+question as Inspect's ``multiple_choice()`` solver asks it in inspect_evals' template
+(docs/winogrande.md shows both).
 
 Read from inspect_evals 0.28.0, ``inspect_evals/winogrande/winogrande.py`` (MIT licence,
-Copyright (c) 2024 UK AI Security Institute); the prompt text below is its, kept as data:
-
-- the question: ``Sentence: `` and the sentence with every ``_`` replaced by ``[BLANK]``
-  (its ``record_to_sample``), put into ``USER_TEMPLATE`` as Inspect's ``multiple_choice()``
-  fills a template (``{question}``, ``{choices}`` as ``A) option`` lines, ``{letters}``
-  ``A,B``; ``inspect_ai/solver/_multiple_choice.py``, ``prompt``);
-- with demonstrations, a system message before it: ``SYSTEM_TEMPLATE`` with the
-  demonstrations joined by a blank line, each the question as above, its two lettered
-  options and ``ANSWER: <letter>`` on consecutive lines (its ``sample_to_fewshot``). It
-  hands that text to Inspect's ``system_message()``, which formats it once more with the
-  sample's metadata and store, both empty there; so braces in a demonstration are read
-  here as Inspect's formatter reads them (``{{`` becomes ``{``).
-
-Which demonstrations: the sample's ``metadata["fewshot"]`` (under the ``inspect_evals_0.28.0``
-profile the same five for every question: ``ShuffledHeadDraws``), as ``mcq_prompt`` reads them.
+Copyright (c) 2024 UK AI Security Institute); the prompt text below is its, kept as data.
 """
 
 from __future__ import annotations
@@ -100,9 +87,7 @@ def inspect_evals_winogrande_prompt(
         shots: Demonstrations drawn for a sample whose metadata names none.
         seed: Seed of those draws.
     """
-    draw = DemonstrationDraw(
-        demonstrations, shots if demonstrations is not None else 0, seed, "inspect_evals_prompt"
-    )
+    draw = DemonstrationDraw(demonstrations, shots, seed, "inspect_evals_prompt")
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         choices = [choice.value for choice in state.choices]

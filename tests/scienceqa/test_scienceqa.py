@@ -19,8 +19,9 @@ from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, Content
 from PIL import Image, ImageChops
 
 from benchmarks.data.image_encoding import scaled_size
+from benchmarks.data.scienceqa import grade_band, record_to_sample
 from benchmarks.runtime.errors import DataError
-from benchmarks.scienceqa import grade_band, record_to_sample, scienceqa
+from benchmarks.scienceqa import scienceqa
 from benchmarks.scorers.letter_reading import parse_option_letter
 from benchmarks.solvers.prompt_preview import prompt_messages, prompt_text
 from tests.prompts import prompt

@@ -21,20 +21,20 @@ from inspect_ai.scorer import SampleScore, Score, stderr
 
 import benchmarks.data.simpleqa as simpleqa_data
 import benchmarks.scorers.judge as judge_module
+from benchmarks.data.simpleqa import record_to_sample
 from benchmarks.runtime.errors import DataError, DataUnavailableError
+from benchmarks.scorers.judge_prompt import (
+    GRADER_TEMPLATE,
+    parse_grade_official,
+    parse_grade_strict,
+)
 from benchmarks.scorers.simpleqa import (
     GRADE_VALUE_KEYS,
     RATIOS,
     grade_statistics,
     ratio_stderr,
 )
-from benchmarks.simpleqa import (
-    GRADER_TEMPLATE,
-    parse_grade_official,
-    parse_grade_strict,
-    record_to_sample,
-    simpleqa,
-)
+from benchmarks.simpleqa import simpleqa
 from tests.scripted import last_user_text, scripted_model
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "simpleqa"
