@@ -60,16 +60,16 @@ from benchmarks.runtime.task_parameters import (
     fail,
     task_arguments,
 )
-from benchmarks.scorers.judge import (
+from benchmarks.scorers.judge import simpleqa_scorer
+from benchmarks.scorers.judge_agreement import judge_panel_metrics
+from benchmarks.scorers.judge_prompt import (
     GRADER_TEMPLATE,
+    SIMPLEQA_GRADER_PROMPTS,
     parse_grade_official,
     parse_grade_strict,
     read_grade_prompt_file,
-    simpleqa_scorer,
     template_problem,
 )
-from benchmarks.scorers.judge_agreement import judge_panel_metrics
-from benchmarks.scorers.judge_prompt import SIMPLEQA_GRADER_PROMPTS
 from benchmarks.scorers.simpleqa import (
     GRADE_VALUE_KEYS,
     JUDGE_FAILURE,

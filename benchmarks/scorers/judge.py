@@ -1,20 +1,7 @@
-"""The SimpleQA judge, shared by SimpleQA and SimpleQA Verified.
-
-SimpleQA (Wei et al., 2024, https://cdn.openai.com/papers/simpleqa.pdf) grades
-each reply with an LLM judge (model role ``grader``) and the grader template of
-openai/simple-evals ``simpleqa_eval.py`` (commit ee3b0318d8d1d9d72755a4120879be65f7c07e9e),
-shipped byte for byte as ``simpleqa_grader_template.txt``. The judge answers
-A (CORRECT), B (INCORRECT) or C (NOT_ATTEMPTED).
-
-SimpleQA Verified (Haas et al., 2025, arXiv 2509.07968) grades with the same
-template; its starter code (DeepMind's Kaggle notebook "SimpleQA Verified
-Benchmark Starter Code") parses the reply its own way (``verified_starter``).
-
-This module holds the judge itself: filling the template (``judge_prompt.py``
-holds it and the parses of the reply), calling one judge or a panel (every
-model bound to ``grader``, majority vote), telling a verdict from an output
-that is none, and caching verdicts (``judge_agreement.py`` holds the panel's agreement
-metrics). Each task file composes it with its own data.
+"""The SimpleQA judge, shared by SimpleQA and SimpleQA Verified: filling the template
+(``judge_prompt.py``), calling one judge or a panel (every model bound to ``grader``,
+majority vote), telling a verdict from an output that is none, and caching verdicts
+(docs/judges.md). Each task file composes it with its own data.
 """
 
 from __future__ import annotations
@@ -43,39 +30,16 @@ from benchmarks.scorers.judge_agreement import judge_panel_metrics
 from benchmarks.scorers.judge_prompt import (
     GRADE_NAMES,
     GRADE_PARSERS,
-    GRADE_PROMPT_FIELDS,
     GRADER_TEMPLATE,
     GradeParse,
     grade_value,
-    parse_grade_official,
-    parse_grade_strict,
-    parse_grade_verified_starter,
-    read_grade_prompt_file,
-    template_problem,
 )
 from benchmarks.scorers.model_outputs import candidate_note, no_reply
 from benchmarks.scorers.simpleqa import JUDGE_FAILURE, simpleqa_task_metrics
 
-__all__ = [
-    "GRADE_PARSERS",
-    "GRADE_PROMPT_FIELDS",
-    "GRADER_TEMPLATE",
-    "GradeParse",
-    "parse_grade_official",
-    "parse_grade_strict",
-    "parse_grade_verified_starter",
-    "read_grade_prompt_file",
-    "simpleqa_scorer",
-    "template_problem",
-]
-
 GRADER_ROLE = "grader"
 
 logger = logging.getLogger(__name__)
-
-
-# ---------------------------------------------------------------------------
-# The judge models
 
 _fallback_warned: set[str] = set()
 
@@ -118,12 +82,6 @@ def panel_grade(grades: Sequence[str]) -> tuple[str, str]:
         if count * 2 > len(grades):
             return grade, "unanimous" if count == len(grades) else "majority"
     return JUDGE_FAILURE, "no majority"
-
-
-def judge_cache_policy() -> CachePolicy:
-    """Cached verdicts: keyed by judge, base URL, messages and settings; never
-    expire; shared across epochs (an identical prompt gets the same verdict)."""
-    return CachePolicy(expiry=None, per_epoch=False)
 
 
 class JudgeRequestError(RuntimeError):
@@ -215,7 +173,7 @@ def simpleqa_scorer(
     grader_system_message: str | None = None,
     judge_cache: bool = False,
 ) -> Scorer:
-    """Grade the reply with the judge (or each judge of a panel).
+    """Grade the reply with the judge (or each judge of a panel; docs/judges.md).
 
     The value is ``{"correct", "incorrect", "not_attempted", "judge_failure"}``
     with 1.0 under the sample's grade. ``answer`` is the graded reply;
@@ -223,17 +181,8 @@ def simpleqa_scorer(
     ``reply`` and ``grade``), plus ``judge_reply`` and ``grader`` for a single
     judge, ``votes`` and ``panel_decision`` for a panel; ``no_reply`` when the
     candidate's output is an error returned as output (``model_outputs``).
-
-    A judge output that is not a reply (an error returned as output, no
-    choices, an empty text) is a judge failure under every parse, recorded as
-    the judge's ``no_verdict``. A request that fails after the provider's
-    retries is not a grade either: the sample errors with the judge's last
-    error (``--retry-on-error`` or ``inspect eval-retry`` redoes it).
-
-    ``grader_system_message`` goes before the filled-in template as a system
-    message (simple-evals' samplers send "You are a helpful assistant."); it
-    is passed in the call's config, so it replaces one set on the role.
-    ``judge_cache`` turns on Inspect's generate cache for the judge calls.
+    ``grader_system_message`` is passed in the call's config, so it replaces one set on
+    the role.
     """
     template = GRADER_TEMPLATE if grade_prompt is None else grade_prompt
     parse = GRADE_PARSERS[grade_parse]
@@ -242,8 +191,11 @@ def simpleqa_scorer(
         max_tokens=grader_max_tokens,
         system_message=grader_system_message,
     )
-    # Without judge_cache the call leaves caching to the eval's own setting.
-    cache: dict[str, Any] = {"cache": judge_cache_policy()} if judge_cache else {}
+    # Cached verdicts never expire and are shared across epochs (an identical prompt gets the
+    # same verdict); without judge_cache the call leaves caching to the eval's own setting.
+    cache: dict[str, Any] = (
+        {"cache": CachePolicy(expiry=None, per_epoch=False)} if judge_cache else {}
+    )
 
     async def score(state: TaskState, target: Target) -> Score:
         graders = grader_models()

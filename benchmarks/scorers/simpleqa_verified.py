@@ -11,8 +11,9 @@ from __future__ import annotations
 from inspect_ai.scorer import Metric, Scorer, scorer
 
 from benchmarks.runtime.registry_names import also_by_short_name, namespaced
-from benchmarks.scorers.judge import GradeParse, simpleqa_scorer
+from benchmarks.scorers.judge import simpleqa_scorer
 from benchmarks.scorers.judge_agreement import judge_panel_metrics
+from benchmarks.scorers.judge_prompt import GradeParse
 from benchmarks.scorers.simpleqa import (
     breakdown_metrics,
     breakdown_name_template,
