@@ -14,11 +14,7 @@ from benchmarks.runtime.registry_names import also_by_short_name, namespaced
 from benchmarks.scorers.judge import simpleqa_scorer
 from benchmarks.scorers.judge_agreement import judge_panel_metrics
 from benchmarks.scorers.judge_prompt import GradeParse
-from benchmarks.scorers.simpleqa import (
-    breakdown_metrics,
-    breakdown_name_template,
-    simpleqa_metrics,
-)
+from benchmarks.scorers.simpleqa import breakdown_metrics, simpleqa_metrics
 
 RENAMED = {"f_score": "f1"}
 BREAKDOWNS = ("topic", "answer_type", "multi_step", "requires_reasoning")
@@ -27,15 +23,13 @@ BREAKDOWN_STATISTICS = ("accuracy", "attempted_accuracy", "abstention_rate", "f_
 
 def verified_metrics(breakdowns: bool = True) -> list[Metric | dict[str, list[Metric]]]:
     """SimpleQA's statistics with f1 named as the paper names it, the breakdowns
-    (``<statistic>[<Group>=<value>]``, ``breakdown_name_template``) when asked, and the panel's."""
+    (``<statistic>[<Group>=<value>]``) when asked, and the panel's."""
     metrics: list[Metric | dict[str, list[Metric]]] = [
         simpleqa_metrics(renamed=RENAMED, headline="f_score")  # the paper's headline F1
     ]
     if breakdowns:
         for group in BREAKDOWNS:
-            for statistic in BREAKDOWN_STATISTICS:
-                name = breakdown_name_template(group, RENAMED.get(statistic, statistic))
-                metrics += breakdown_metrics(group, [statistic], name)
+            metrics += breakdown_metrics(group, BREAKDOWN_STATISTICS, RENAMED)
     metrics.append(judge_panel_metrics(renamed=RENAMED))
     return metrics
 

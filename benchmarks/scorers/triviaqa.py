@@ -1,11 +1,6 @@
-"""TriviaQA's scorer: alias exact match and the official token F1 on the short answer.
-
-Exact match and F1 follow the official TriviaQA evaluation script
-(mandarjoshi90/triviaqa ``evaluation/triviaqa_evaluation.py``): its
-normalization, against ``answer.normalized_aliases``; ``alias_exact_match``
-compares with the raw aliases, ``lm_eval_exact_match`` is
-lm-evaluation-harness 0.4.13's. Own scorer: Inspect's ``exact``/``f1``
-normalize differently from the official script.
+"""TriviaQA's scorer: alias exact match and the official token F1 on the short answer
+(``answer_matching.py``; the ``metric`` choices are on docs/triviaqa.md). Own scorer:
+Inspect's ``exact``/``f1`` normalize differently from the official script.
 """
 
 from __future__ import annotations
@@ -91,11 +86,7 @@ def triviaqa_scorer(
     metric: TriviaQAMetric = "normalized_alias_exact_match",
     answer_extraction: AnswerExtraction = "stop_sequences",
 ) -> Scorer:
-    """Alias exact match and official token F1 on the extracted short answer.
-
-    Own scorer: Inspect's ``exact``/``f1`` normalize differently from the
-    official TriviaQA script.
-    """
+    """Alias exact match and official token F1 on the extracted short answer."""
     matching_alias, alias_source = MATCH_RULES[metric]
 
     async def score(state: TaskState, target: Target) -> Score:
