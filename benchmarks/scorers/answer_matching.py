@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from benchmarks.profiles.triviaqa import AnswerExtraction
 
@@ -95,13 +95,11 @@ def _numpy_lower(texts: Sequence[str]) -> list[str]:
     return [text.rstrip("\0").lower()[:width] for text in texts]
 
 
-def best_match(
-    prediction: str, aliases: Iterable[str], comparable: Callable[[str], str]
-) -> str | None:
-    """The first alias equal to ``prediction`` once both are passed through ``comparable``."""
-    candidate = comparable(prediction)
+def normalized_match(prediction: str, aliases: Iterable[str]) -> str | None:
+    """The first alias equal to ``prediction`` once both are normalized."""
+    candidate = normalize_answer(prediction)
     for alias in aliases:
-        if comparable(alias) == candidate:
+        if normalize_answer(alias) == candidate:
             return alias
     return None
 

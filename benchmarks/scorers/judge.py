@@ -67,13 +67,9 @@ def grader_models() -> list[Model]:
 
 
 def panel_grade(grades: Sequence[str]) -> tuple[str, str]:
-    """The sample's grade from its judges' grades, and how it was reached.
-
-    One judge: its grade. A panel: the grade more than half of the judges gave
-    (a judge failure is no vote but counts in the panel's size, as in
-    Inspect's ``majority`` reducer); when no grade has that, JUDGE_FAILURE
-    ("no majority"): a tied or split panel decides nothing.
-    """
+    """The sample's grade from its judges' grades, and how it was reached: a panel's is the
+    grade more than half of the judges gave (a judge failure is no vote but counts in the
+    panel's size, as in Inspect's ``majority`` reducer), else JUDGE_FAILURE, "no majority"."""
     if len(grades) == 1:
         return grades[0], "single judge"
     votes = Counter(grade for grade in grades if grade != JUDGE_FAILURE)
@@ -100,14 +96,9 @@ async def judge_generate(
     cache: dict[str, Any],
     sample_id: object,
 ) -> ModelOutput:
-    """The judge's output for one filled-in template.
-
-    A request that still fails after Inspect's retries raises
-    ``JudgeRequestError`` naming the judge, the sample and the provider's last
-    error (status and the server's message), instead of tenacity's
-    ``RetryError``, which names none of them; the sample errors, and
-    ``--retry-on-error`` runs it again.
-    """
+    """The judge's output for one filled-in template; a request that still fails after
+    Inspect's retries raises ``JudgeRequestError`` naming the judge, the sample and the
+    provider's last error, where tenacity's ``RetryError`` names none of them."""
     try:
         return await grader.generate([ChatMessageUser(content=prompt)], config=config, **cache)
     except RetryError as ex:
@@ -123,29 +114,19 @@ def judge_verdict(
     grader: str, output: ModelOutput, parse: Callable[[str], str | None], sample_id: object
 ) -> dict[str, Any]:
     """One judge's ``{"grader", "reply", "grade"}``, plus ``no_verdict`` (why) when its
-    output is not a reply: an error returned as output (a prompt over the judge's
-    context, a content filter), no choices, or an empty text. That is a judge
-    failure under every parse, never a grade (docs/judges.md)."""
+    output is not a reply, a judge failure under every parse (docs/judges.md)."""
     reason = no_reply(output)
     if reason is None and not output.completion.strip():
         reason = "an empty reply"
+    verdict = {"grader": grader, "reply": output.completion}
     if reason is not None:
         logger.warning(
             f"SimpleQA judge {grader}, sample {sample_id}: no verdict ({reason}); "
             "counted as a judge failure."
         )
-        return {
-            "grader": grader,
-            "reply": output.completion,
-            "grade": JUDGE_FAILURE,
-            "no_verdict": reason,
-        }
+        return verdict | {"grade": JUDGE_FAILURE, "no_verdict": reason}
     letter = parse(output.completion)
-    return {
-        "grader": grader,
-        "reply": output.completion,
-        "grade": GRADE_NAMES[letter] if letter is not None else JUDGE_FAILURE,
-    }
+    return verdict | {"grade": GRADE_NAMES[letter] if letter is not None else JUDGE_FAILURE}
 
 
 def verdict_text(judge: dict[str, Any]) -> str:
@@ -173,17 +154,9 @@ def simpleqa_scorer(
     grader_system_message: str | None = None,
     judge_cache: bool = False,
 ) -> Scorer:
-    """Grade the reply with the judge (or each judge of a panel; docs/judges.md).
-
-    The value is ``{"correct", "incorrect", "not_attempted", "judge_failure"}``
-    with 1.0 under the sample's grade. ``answer`` is the graded reply;
-    ``metadata`` holds ``grade`` and ``judges`` (each judge's ``grader``,
-    ``reply`` and ``grade``), plus ``judge_reply`` and ``grader`` for a single
-    judge, ``votes`` and ``panel_decision`` for a panel; ``no_reply`` when the
-    candidate's output is an error returned as output (``model_outputs``).
-    ``grader_system_message`` is passed in the call's config, so it replaces one set on
-    the role.
-    """
+    """Grade the reply with the judge (or each judge of a panel; docs/judges.md): 1.0 under
+    the sample's grade's key of the value, the verdicts in the metadata (docs/simpleqa.md,
+    "Scoring"). ``grader_system_message`` goes in the call's config: it replaces the role's."""
     template = GRADER_TEMPLATE if grade_prompt is None else grade_prompt
     parse = GRADE_PARSERS[grade_parse]
     config = GenerateConfig(

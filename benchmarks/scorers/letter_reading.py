@@ -55,12 +55,8 @@ _ANSWER_PHRASE = re.compile(
 
 
 def _same_lower_case(text: str, valid: Sequence[str]) -> str | None:
-    """The valid letter whose lower case is ``text``'s, as lmms-eval compares.
-
-    Comparing lower cases, not upper cases, decides the odd characters: the
-    Kelvin sign lower-cases to ``k`` (it reads as K), while ``ı`` and ``ſ``
-    upper-case to I and S but lower-case to themselves (they read as nothing).
-    """
+    """The valid letter whose lower case is ``text``'s, as lmms-eval compares (not upper
+    cases: the Kelvin sign reads as K, ``ı`` and ``ſ`` as nothing; docs/scienceqa.md)."""
     folded = text.lower()
     return next((letter for letter in valid if letter.lower() == folded), None)
 
@@ -193,16 +189,10 @@ def parse_evalscope_answer(
 
 
 def parse_inspect_choice(reply: str, valid: Sequence[str]) -> ParsedLetter:
-    """The letter Inspect's ``multiple_choice()`` solver reads from ``reply`` (one answer).
-
-    Inspect's own function is called (``parse_answers`` in
-    ``inspect_ai/solver/_multiple_choice.py``, which the ``choice()`` scorer relies on), on a
-    state holding only the reply and as many choices as ``valid`` letters, so the reading is
-    the installed Inspect's, as it is for inspect_evals run with it. In 0.3.285: the last
-    ``ANSWER: X`` line (any case; ``$X$``, ``**X**`` and ``(X)`` unwrapped; a trailing period
-    allowed), else the last ``ANSWER: X`` anywhere; the text after the marker must be one
-    valid letter (``ANSWER: A, B`` and ``ANSWER: Because`` read nothing). Rule ``inspect_choice``.
-    """
+    """The letter Inspect's ``multiple_choice()`` solver reads from ``reply`` (one answer),
+    rule ``inspect_choice``: Inspect's own ``parse_answers`` is called, on a state holding
+    only the reply and as many choices as ``valid`` letters, so the reading is the installed
+    Inspect's, as it is for inspect_evals run with it (docs/winogrande.md)."""
     state = TaskState(
         model=ModelName("none/none"),
         sample_id=0,
