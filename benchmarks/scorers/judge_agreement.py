@@ -26,8 +26,6 @@ def judge_panel_metrics(renamed: dict[str, str] | None = None) -> Metric:
     names = renamed or {}
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        import numpy as np  # with the run's metrics, not with every inspect command
-
         verdicts = [panel_verdicts(sample_score) for sample_score in scores]
         sizes = {len(grades) for grades in verdicts}
         if not verdicts or sizes == {1}:
@@ -48,10 +46,9 @@ def judge_panel_metrics(renamed: dict[str, str] | None = None) -> Metric:
                 name = names.get(statistic, statistic)
                 results[f"judge_{index + 1}_{name}"] = statistics[statistic]
         results["unanimous"] = sum(len(set(g)) == 1 for g in verdicts) / len(verdicts)
-        counts = np.array(
+        results["fleiss_kappa"] = fleiss_kappa(
             [[grades.count(grade) for grade in GRADE_VALUE_KEYS] for grades in verdicts]
         )
-        results["fleiss_kappa"] = fleiss_kappa(counts)
         return results
 
     return compute

@@ -23,12 +23,10 @@ def _template(name: str) -> str:
 # GRADER_TEMPLATE of simple-evals simpleqa_eval.py after .strip(), byte for byte.
 GRADER_TEMPLATE = _template("simpleqa_grader_template.txt")
 GRADE_PROMPT_FIELDS = frozenset({"question", "target", "predicted_answer"})
-# SimpleQA Verified's revised autorater prompt (Haas et al. 2025, arXiv 2509.07968,
-# Appendix A), laid out as the simple-evals template it revises (docs/simpleqa_verified.md).
+# SimpleQA Verified's revised autorater prompt (paper, Appendix A; docs/simpleqa_verified.md)
 VERIFIED_PAPER_GRADER_TEMPLATE = _template("simpleqa_verified_paper_grader_template.txt")
-# inspect_evals 0.28.0's SimpleQA and SimpleQA Verified templates (simpleqa/grader_templates.py,
-# MIT), with its grading instructions filled in and its placeholders renamed to ours, which
-# leaves the filled-in prompt its bytes (simpleqa_inspect_evals_grader_templates.md).
+# inspect_evals 0.28.0's SimpleQA and SimpleQA Verified templates, placeholders renamed to
+# ours, which leaves the filled-in prompt its bytes (simpleqa_inspect_evals_grader_templates.md)
 INSPECT_EVALS_GRADER_TEMPLATE = _template("simpleqa_inspect_evals_grader_template.txt")
 INSPECT_EVALS_VERIFIED_GRADER_TEMPLATE = _template(
     "simpleqa_verified_inspect_evals_grader_template.txt"
@@ -50,12 +48,8 @@ GradeParse = Literal["strict", "official", "verified_starter", "inspect_evals_st
 
 
 def parse_grade_strict(reply: str) -> str | None:
-    """``A``, ``B`` or ``C`` when that letter is the whole reply, else None.
-
-    Tolerated around the letter: whitespace, one markdown emphasis
-    (``**A**``, ``*A*``, ``__A__``, ``_A_``, `` `A` ``) and a trailing
-    ``.`` or ``!``.
-    """
+    """``A``, ``B`` or ``C`` when that letter is the whole reply (whitespace, one markdown
+    emphasis and a trailing ``.`` or ``!`` tolerated), else None."""
     match = _STRICT_GRADE.fullmatch(reply.strip())
     return match.group("letter") if match else None
 

@@ -1,11 +1,7 @@
-"""Reading the option letter of a multiple-choice reply, by the rule of each reference
-and version (``LETTER_PARSERS``, by the name ``option_letter_scorer`` takes): this
-project's ``ANSWER: X``, evalscope's release by release, Inspect's ``choice()`` reading
-(inspect_evals'), lmms-eval 0.7.3's ScienceQA rule and its extension. The rules, with
-examples, are on docs/winogrande.md and docs/scienceqa.md ("Scoring").
-
-Inspect's ``multiple_choice()`` renders its own template and its own parse, so benchmarks
-whose reference template differs render with ``mcq_prompt`` and parse with these.
+"""Reading the option letter of a multiple-choice reply, by the rule of each reference and
+version (``LETTER_PARSERS``; the rules are on docs/winogrande.md and docs/scienceqa.md,
+"Scoring"). Inspect's ``multiple_choice()`` renders its own template and its own parse, so
+benchmarks whose reference template differs render with ``mcq_prompt`` and parse with these.
 """
 
 from __future__ import annotations
@@ -135,12 +131,9 @@ def _label_patterns(rule: EvalscopeRule) -> tuple[re.Pattern[str], re.Pattern[st
 
 
 def _leading_labels(capture: str, allowed: set[str], rule: EvalscopeRule) -> str:
-    """The start of ``capture`` up to the end of its last leading label token.
-
-    A token is a label when each of its characters is a valid letter (``AB``
-    counts: the multiple-answer form). The first other token ends the run,
-    except a connector between two labels when ``rule.connectors``.
-    """
+    """The start of ``capture`` up to the end of its last leading label token (all valid
+    letters: ``AB``, the multiple-answer form, counts); the first other token ends the
+    run, except a connector between two labels when ``rule.connectors``."""
     tokens = list(_EVALSCOPE_TOKEN.finditer(capture))
 
     def is_label(word: str) -> bool:

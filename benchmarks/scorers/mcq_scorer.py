@@ -1,7 +1,5 @@
-"""The multiple-choice scorer: the option letter read from the reply against the target.
-
-How the letter is read is the task's choice among ``LETTER_PARSERS`` (letter_reading.py).
-"""
+"""The multiple-choice scorer: the option letter read from the reply (by the task's choice
+among ``LETTER_PARSERS``, letter_reading.py) against the target."""
 
 from __future__ import annotations
 
@@ -37,10 +35,8 @@ def parse_failure_rate() -> Metric:
     """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        if not scores:
-            return {"parse_failure_rate": 0.0}
         failed = sum(1 for s in scores if (s.score.metadata or {}).get("rule") == "none")
-        return {"parse_failure_rate": failed / len(scores)}
+        return {"parse_failure_rate": failed / len(scores) if scores else 0.0}
 
     return compute
 

@@ -36,8 +36,7 @@ GROUP_LABELS = {
 
 
 def grade_values(scores: list[SampleScore]) -> list[dict[str, float]]:
-    """Each score's value: 1.0 under its grade's key (``GRADE_VALUE_KEYS``), 0.0 under
-    the others."""
+    """Each score's value: 1.0 under its grade's key, 0.0 under the others."""
     values = []
     for sample_score in scores:
         value = sample_score.score.value
@@ -152,16 +151,6 @@ def simpleqa_metrics(
     return compute
 
 
-@metric(name=namespaced("simpleqa_statistic", __name__))
-def simpleqa_statistic(statistic: str) -> Metric:
-    """One SimpleQA statistic (for ``grouped``, which needs a single value)."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        return grade_statistics(scores)[statistic]
-
-    return compute
-
-
 def breakdown_metrics(
     group_key: str, statistics: Sequence[str], renamed: dict[str, str] | None = None
 ) -> list[Metric]:
@@ -189,7 +178,10 @@ class GroupedStatistic:
         self.group_key = group_key
         self.name_template = name_template
         self.by_group = grouped(
-            simpleqa_statistic(statistic), group_key, all=False, name_template=name_template
+            lambda scores: grade_statistics(scores)[statistic],
+            group_key,
+            all=False,
+            name_template=name_template,
         )
 
     def __call__(self, scores: list[SampleScore]) -> dict[str, float]:

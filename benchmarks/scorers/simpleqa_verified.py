@@ -1,9 +1,6 @@
-"""SimpleQA Verified's scorer and metrics: SimpleQA's judge with the paper's names.
-
-The scorer is ``benchmarks.scorers.judge.simpleqa_scorer`` registered again with the
-task's metrics, so an ``inspect score`` re-grading reports them. The paper's
-headline "F1" is simple-evals' f1: the harmonic mean of correct and correct
-given attempted (SimpleQA's ``f_score``), reported as ``f1``.
+"""SimpleQA Verified's scorer and metrics: SimpleQA's judge registered again with the task's
+metrics (so an ``inspect score`` re-grading reports them), ``f_score`` named ``f1`` as the
+paper names its headline F1.
 """
 
 from __future__ import annotations
