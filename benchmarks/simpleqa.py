@@ -39,9 +39,13 @@ from benchmarks.runtime.task_parameters import (
     fail,
     task_arguments,
 )
-from benchmarks.scorers.judge import read_grade_prompt_file, simpleqa_scorer, template_problem
+from benchmarks.scorers.judge import simpleqa_scorer
 from benchmarks.scorers.judge_agreement import judge_panel_metrics
-from benchmarks.scorers.judge_prompt import SIMPLEQA_GRADER_PROMPTS
+from benchmarks.scorers.judge_prompt import (
+    SIMPLEQA_GRADER_PROMPTS,
+    read_grade_prompt_file,
+    template_problem,
+)
 from benchmarks.scorers.simpleqa import (
     GRADE_VALUE_KEYS,
     SIMPLEQA_COMPARE_METRICS,

@@ -45,8 +45,7 @@ from benchmarks.runtime.task_parameters import (
     fail,
     task_arguments,
 )
-from benchmarks.scorers.judge import read_grade_prompt_file
-from benchmarks.scorers.judge_prompt import VERIFIED_GRADER_PROMPTS
+from benchmarks.scorers.judge_prompt import VERIFIED_GRADER_PROMPTS, read_grade_prompt_file
 from benchmarks.scorers.simpleqa import GRADE_VALUE_KEYS, SIMPLEQA_COMPARE_METRICS
 from benchmarks.scorers.simpleqa_verified import (
     BREAKDOWNS,

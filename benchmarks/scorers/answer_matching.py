@@ -1,12 +1,10 @@
 """Short-answer extraction, normalization and matching for open QA.
 
 ``normalize_answer`` and ``max_token_f1`` follow the official TriviaQA evaluation
-script (mandarjoshi90/triviaqa ``evaluation/triviaqa_evaluation.py``), itself
-extended from SQuAD v1.1's: underscores to spaces, lowercase, ASCII punctuation
-and the quotes ‘ ’ ´ ` replaced by a space, the articles a/an/the removed,
-whitespace collapsed. ``extract_short_answer(..., "lm_eval")`` and
-``lm_eval_exact_match`` are lm-evaluation-harness 0.4.13's TriviaQA filter and
-metric (file:line references are to its ``lm_eval`` package).
+script (mandarjoshi90/triviaqa ``evaluation/triviaqa_evaluation.py``);
+``extract_short_answer(..., "lm_eval")`` and ``lm_eval_exact_match`` are
+lm-evaluation-harness 0.4.13's TriviaQA filter and metric (docs/triviaqa.md; file:line
+references are to its ``lm_eval`` package).
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from benchmarks.profiles.triviaqa import AnswerExtraction
 
@@ -54,17 +52,12 @@ def _token_f1(prediction_counts: Counter[str], ground_truth: str) -> float:
 
 
 def extract_short_answer(reply: str, mode: AnswerExtraction = "stop_sequences") -> str:
-    """The answer part of a completion.
+    """The answer part of a completion (``answer_extraction`` on docs/triviaqa.md).
 
-    ``stop_sequences`` strips the reply and cuts it at the first newline,
-    period or comma (lm-evaluation-harness's stop sequences for TriviaQA;
-    ``U.S.`` becomes ``U``). ``first_line`` keeps the whole first non-blank
-    line. ``lm_eval`` is lm-evaluation-harness 0.4.13 to the letter:
-    the raw reply cut at the first stop sequence (where a server honouring
-    ``stop`` ends it; its chat-completions client cuts nothing itself,
-    ``models/openai_completions.py`` 214-230), then its ``remove_whitespace``
-    filter, ``str.strip()`` (``filters/extraction.py`` 109-119), so a reply
-    starting with a newline is empty.
+    ``lm_eval`` cuts the raw reply at the first stop sequence (where a server honouring
+    ``stop`` ends it; lm-evaluation-harness's client cuts nothing itself,
+    ``models/openai_completions.py`` 214-230), then strips it (``remove_whitespace``,
+    ``filters/extraction.py`` 109-119), so a reply starting with a newline is empty.
     """
     mode = FORMER_EXTRACTIONS.get(mode, mode)  # type: ignore[assignment]
     if mode == "lm_eval":
@@ -82,13 +75,10 @@ def lm_eval_exact_match(prediction: str, references: Sequence[str]) -> str | Non
     """The first reference that lm-evaluation-harness 0.4.13's ``exact_match``
     (``ignore_case``, ``ignore_punctuation``) counts as equal to ``prediction``.
 
-    It compares numpy string arrays, ``[prediction] * len(references)`` with
-    ``references`` (``api/task.py`` 1597-1607, ``api/metrics.py`` 234-266):
-    ``np.char.lower``, then ASCII punctuation deleted (not replaced by a
-    space), then ``==``. A numpy array is as wide as its longest string, and a
-    lowercase that grows (``İ`` becomes two code points) is cut to that width:
-    ``İstanbul`` lowercased alone is ``i̇stanbu``, in a list with a longer alias
-    ``i̇stanbul``, so the reply ``İstanbul`` misses the alias ``İstanbul`` there.
+    It compares numpy string arrays (``api/task.py`` 1597-1607, ``api/metrics.py``
+    234-266): ``np.char.lower``, ASCII punctuation deleted, ``==``. An array is as wide as
+    its longest string and cuts a lowercase that grows (``İ`` is two code points) to that
+    width, so the reply ``İstanbul`` can miss the alias ``İstanbul`` (docs/triviaqa.md).
     """
     if not references:
         return None
@@ -105,13 +95,11 @@ def _numpy_lower(texts: Sequence[str]) -> list[str]:
     return [text.rstrip("\0").lower()[:width] for text in texts]
 
 
-def best_match(
-    prediction: str, aliases: Iterable[str], comparable: Callable[[str], str]
-) -> str | None:
-    """The first alias equal to ``prediction`` once both are passed through ``comparable``."""
-    candidate = comparable(prediction)
+def normalized_match(prediction: str, aliases: Iterable[str]) -> str | None:
+    """The first alias equal to ``prediction`` once both are normalized."""
+    candidate = normalize_answer(prediction)
     for alias in aliases:
-        if comparable(alias) == candidate:
+        if normalize_answer(alias) == candidate:
             return alias
     return None
 

@@ -1,20 +1,7 @@
-"""The SimpleQA judge, shared by SimpleQA and SimpleQA Verified.
-
-SimpleQA (Wei et al., 2024, https://cdn.openai.com/papers/simpleqa.pdf) grades
-each reply with an LLM judge (model role ``grader``) and the grader template of
-openai/simple-evals ``simpleqa_eval.py`` (commit ee3b0318d8d1d9d72755a4120879be65f7c07e9e),
-shipped byte for byte as ``simpleqa_grader_template.txt``. The judge answers
-A (CORRECT), B (INCORRECT) or C (NOT_ATTEMPTED).
-
-SimpleQA Verified (Haas et al., 2025, arXiv 2509.07968) grades with the same
-template; its starter code (DeepMind's Kaggle notebook "SimpleQA Verified
-Benchmark Starter Code") parses the reply its own way (``verified_starter``).
-
-This module holds the judge itself: filling the template (``judge_prompt.py``
-holds it and the parses of the reply), calling one judge or a panel (every
-model bound to ``grader``, majority vote), telling a verdict from an output
-that is none, and caching verdicts (``judge_agreement.py`` holds the panel's agreement
-metrics). Each task file composes it with its own data.
+"""The SimpleQA judge, shared by SimpleQA and SimpleQA Verified: filling the template
+(``judge_prompt.py``), calling one judge or a panel (every model bound to ``grader``,
+majority vote), telling a verdict from an output that is none, and caching verdicts
+(docs/judges.md). Each task file composes it with its own data.
 """
 
 from __future__ import annotations
@@ -43,39 +30,16 @@ from benchmarks.scorers.judge_agreement import judge_panel_metrics
 from benchmarks.scorers.judge_prompt import (
     GRADE_NAMES,
     GRADE_PARSERS,
-    GRADE_PROMPT_FIELDS,
     GRADER_TEMPLATE,
     GradeParse,
     grade_value,
-    parse_grade_official,
-    parse_grade_strict,
-    parse_grade_verified_starter,
-    read_grade_prompt_file,
-    template_problem,
 )
 from benchmarks.scorers.model_outputs import candidate_note, no_reply
 from benchmarks.scorers.simpleqa import JUDGE_FAILURE, simpleqa_task_metrics
 
-__all__ = [
-    "GRADE_PARSERS",
-    "GRADE_PROMPT_FIELDS",
-    "GRADER_TEMPLATE",
-    "GradeParse",
-    "parse_grade_official",
-    "parse_grade_strict",
-    "parse_grade_verified_starter",
-    "read_grade_prompt_file",
-    "simpleqa_scorer",
-    "template_problem",
-]
-
 GRADER_ROLE = "grader"
 
 logger = logging.getLogger(__name__)
-
-
-# ---------------------------------------------------------------------------
-# The judge models
 
 _fallback_warned: set[str] = set()
 
@@ -103,13 +67,9 @@ def grader_models() -> list[Model]:
 
 
 def panel_grade(grades: Sequence[str]) -> tuple[str, str]:
-    """The sample's grade from its judges' grades, and how it was reached.
-
-    One judge: its grade. A panel: the grade more than half of the judges gave
-    (a judge failure is no vote but counts in the panel's size, as in
-    Inspect's ``majority`` reducer); when no grade has that, JUDGE_FAILURE
-    ("no majority"): a tied or split panel decides nothing.
-    """
+    """The sample's grade from its judges' grades, and how it was reached: a panel's is the
+    grade more than half of the judges gave (a judge failure is no vote but counts in the
+    panel's size, as in Inspect's ``majority`` reducer), else JUDGE_FAILURE, "no majority"."""
     if len(grades) == 1:
         return grades[0], "single judge"
     votes = Counter(grade for grade in grades if grade != JUDGE_FAILURE)
@@ -118,12 +78,6 @@ def panel_grade(grades: Sequence[str]) -> tuple[str, str]:
         if count * 2 > len(grades):
             return grade, "unanimous" if count == len(grades) else "majority"
     return JUDGE_FAILURE, "no majority"
-
-
-def judge_cache_policy() -> CachePolicy:
-    """Cached verdicts: keyed by judge, base URL, messages and settings; never
-    expire; shared across epochs (an identical prompt gets the same verdict)."""
-    return CachePolicy(expiry=None, per_epoch=False)
 
 
 class JudgeRequestError(RuntimeError):
@@ -142,14 +96,9 @@ async def judge_generate(
     cache: dict[str, Any],
     sample_id: object,
 ) -> ModelOutput:
-    """The judge's output for one filled-in template.
-
-    A request that still fails after Inspect's retries raises
-    ``JudgeRequestError`` naming the judge, the sample and the provider's last
-    error (status and the server's message), instead of tenacity's
-    ``RetryError``, which names none of them; the sample errors, and
-    ``--retry-on-error`` runs it again.
-    """
+    """The judge's output for one filled-in template; a request that still fails after
+    Inspect's retries raises ``JudgeRequestError`` naming the judge, the sample and the
+    provider's last error, where tenacity's ``RetryError`` names none of them."""
     try:
         return await grader.generate([ChatMessageUser(content=prompt)], config=config, **cache)
     except RetryError as ex:
@@ -165,29 +114,19 @@ def judge_verdict(
     grader: str, output: ModelOutput, parse: Callable[[str], str | None], sample_id: object
 ) -> dict[str, Any]:
     """One judge's ``{"grader", "reply", "grade"}``, plus ``no_verdict`` (why) when its
-    output is not a reply: an error returned as output (a prompt over the judge's
-    context, a content filter), no choices, or an empty text. That is a judge
-    failure under every parse, never a grade (docs/judges.md)."""
+    output is not a reply, a judge failure under every parse (docs/judges.md)."""
     reason = no_reply(output)
     if reason is None and not output.completion.strip():
         reason = "an empty reply"
+    verdict = {"grader": grader, "reply": output.completion}
     if reason is not None:
         logger.warning(
             f"SimpleQA judge {grader}, sample {sample_id}: no verdict ({reason}); "
             "counted as a judge failure."
         )
-        return {
-            "grader": grader,
-            "reply": output.completion,
-            "grade": JUDGE_FAILURE,
-            "no_verdict": reason,
-        }
+        return verdict | {"grade": JUDGE_FAILURE, "no_verdict": reason}
     letter = parse(output.completion)
-    return {
-        "grader": grader,
-        "reply": output.completion,
-        "grade": GRADE_NAMES[letter] if letter is not None else JUDGE_FAILURE,
-    }
+    return verdict | {"grade": GRADE_NAMES[letter] if letter is not None else JUDGE_FAILURE}
 
 
 def verdict_text(judge: dict[str, Any]) -> str:
@@ -215,26 +154,9 @@ def simpleqa_scorer(
     grader_system_message: str | None = None,
     judge_cache: bool = False,
 ) -> Scorer:
-    """Grade the reply with the judge (or each judge of a panel).
-
-    The value is ``{"correct", "incorrect", "not_attempted", "judge_failure"}``
-    with 1.0 under the sample's grade. ``answer`` is the graded reply;
-    ``metadata`` holds ``grade`` and ``judges`` (each judge's ``grader``,
-    ``reply`` and ``grade``), plus ``judge_reply`` and ``grader`` for a single
-    judge, ``votes`` and ``panel_decision`` for a panel; ``no_reply`` when the
-    candidate's output is an error returned as output (``model_outputs``).
-
-    A judge output that is not a reply (an error returned as output, no
-    choices, an empty text) is a judge failure under every parse, recorded as
-    the judge's ``no_verdict``. A request that fails after the provider's
-    retries is not a grade either: the sample errors with the judge's last
-    error (``--retry-on-error`` or ``inspect eval-retry`` redoes it).
-
-    ``grader_system_message`` goes before the filled-in template as a system
-    message (simple-evals' samplers send "You are a helpful assistant."); it
-    is passed in the call's config, so it replaces one set on the role.
-    ``judge_cache`` turns on Inspect's generate cache for the judge calls.
-    """
+    """Grade the reply with the judge (or each judge of a panel; docs/judges.md): 1.0 under
+    the sample's grade's key of the value, the verdicts in the metadata (docs/simpleqa.md,
+    "Scoring"). ``grader_system_message`` goes in the call's config: it replaces the role's."""
     template = GRADER_TEMPLATE if grade_prompt is None else grade_prompt
     parse = GRADE_PARSERS[grade_parse]
     config = GenerateConfig(
@@ -242,8 +164,11 @@ def simpleqa_scorer(
         max_tokens=grader_max_tokens,
         system_message=grader_system_message,
     )
-    # Without judge_cache the call leaves caching to the eval's own setting.
-    cache: dict[str, Any] = {"cache": judge_cache_policy()} if judge_cache else {}
+    # Cached verdicts never expire and are shared across epochs (an identical prompt gets the
+    # same verdict); without judge_cache the call leaves caching to the eval's own setting.
+    cache: dict[str, Any] = (
+        {"cache": CachePolicy(expiry=None, per_epoch=False)} if judge_cache else {}
+    )
 
     async def score(state: TaskState, target: Target) -> Score:
         graders = grader_models()

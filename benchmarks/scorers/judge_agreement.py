@@ -1,8 +1,6 @@
-"""How a panel of SimpleQA judges agreed: per-judge statistics, unanimity, Fleiss' kappa.
-
-Read from the ``judges`` that ``simpleqa_scorer`` records in each score's metadata
-(docs/judges.md, "Metrics"); nothing is reported for a single judge.
-"""
+"""How a panel of SimpleQA judges agreed, from the ``judges`` that ``simpleqa_scorer``
+records in each score's metadata: per-judge statistics, unanimity, Fleiss' kappa
+(docs/judges.md, "A panel of judges")."""
 
 from __future__ import annotations
 
@@ -23,15 +21,11 @@ PANEL_STATISTICS = ("correct", "incorrect", "not_attempted", "attempted_accuracy
 @metric_named("Judge panel", "judge_panel_metrics", __name__)
 def judge_panel_metrics(renamed: dict[str, str] | None = None) -> Metric:
     """Per judge of a panel, ``judge_<i>_<statistic>`` over its own grades (judge i is
-    the i-th model bound to ``grader``, named in each score's ``judges``), plus
-    ``judge_failures`` per judge, ``unanimous`` (the share of samples all judges
-    graded alike) and ``fleiss_kappa`` over the four grades. Nothing for one judge.
-    """
+    the i-th model bound to ``grader``), ``unanimous`` (the share of samples all judges
+    graded alike) and ``fleiss_kappa`` over the four grades. Nothing for one judge."""
     names = renamed or {}
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        import numpy as np  # with the run's metrics, not with every inspect command
-
         verdicts = [panel_verdicts(sample_score) for sample_score in scores]
         sizes = {len(grades) for grades in verdicts}
         if not verdicts or sizes == {1}:
@@ -52,10 +46,9 @@ def judge_panel_metrics(renamed: dict[str, str] | None = None) -> Metric:
                 name = names.get(statistic, statistic)
                 results[f"judge_{index + 1}_{name}"] = statistics[statistic]
         results["unanimous"] = sum(len(set(g)) == 1 for g in verdicts) / len(verdicts)
-        counts = np.array(
+        results["fleiss_kappa"] = fleiss_kappa(
             [[grades.count(grade) for grade in GRADE_VALUE_KEYS] for grades in verdicts]
         )
-        results["fleiss_kappa"] = fleiss_kappa(counts)
         return results
 
     return compute

@@ -1,21 +1,7 @@
-"""Reading the option letter of a multiple-choice reply.
-
-The parsing rules, each named by the reference and version it reproduces:
-
-- ``parse_answer_marker``: this project's rule, the letter of the last
-  ``ANSWER: X`` (the format evalscope's multiple-choice template asks for).
-- ``parse_evalscope_answer``: evalscope's ``parse_answers`` (single answer),
-  release by release from 1.11.0 to 1.14.1 (``EVALSCOPE_RELEASES``).
-- ``parse_inspect_choice``: Inspect's own reading for its ``choice()`` scorer
-  (``multiple_choice()``'s single-answer parse), which inspect_evals' tasks use.
-- ``parse_option_letter``: with ``strict``, lmms-eval 0.7.3's ScienceQA rule
-  (``sqa_process_results``, after LLaVA: the stripped reply is the letter in
-  either case, or starts with ``X.``); without, extended with formats that
-  name one option unambiguously.
-
-Inspect's ``multiple_choice()`` renders its own template and its own parse,
-so benchmarks whose reference template differs render with ``mcq_prompt`` and
-parse with these (``LETTER_PARSERS``, by the name ``option_letter_scorer`` takes).
+"""Reading the option letter of a multiple-choice reply, by the rule of each reference and
+version (``LETTER_PARSERS``; the rules are on docs/winogrande.md and docs/scienceqa.md,
+"Scoring"). Inspect's ``multiple_choice()`` renders its own template and its own parse, so
+benchmarks whose reference template differs render with ``mcq_prompt`` and parse with these.
 """
 
 from __future__ import annotations
@@ -50,12 +36,7 @@ _ANSWER_MARKER = re.compile(
 
 
 def parse_answer_marker(reply: str, valid: Sequence[str]) -> ParsedLetter:
-    """The letter of the last ``ANSWER: X`` in ``reply``.
-
-    The marker is case-insensitive and so is the letter. When the last marker
-    names a letter outside ``valid`` nothing is parsed: the model's final
-    answer is not an option.
-    """
+    """The letter of the last ``ANSWER: X`` in ``reply`` (nothing when it is no option)."""
     matches = _ANSWER_MARKER.findall(reply)
     if not matches:
         return UNPARSED
@@ -70,27 +51,15 @@ _ANSWER_PHRASE = re.compile(
 
 
 def _same_lower_case(text: str, valid: Sequence[str]) -> str | None:
-    """The valid letter whose lower case is ``text``'s, as lmms-eval compares.
-
-    Comparing lower cases, not upper cases, decides the odd characters: the
-    Kelvin sign lower-cases to ``k`` (it reads as K), while ``ı`` and ``ſ``
-    upper-case to I and S but lower-case to themselves (they read as nothing).
-    """
+    """The valid letter whose lower case is ``text``'s, as lmms-eval compares (not upper
+    cases: the Kelvin sign reads as K, ``ı`` and ``ſ`` as nothing; docs/scienceqa.md)."""
     folded = text.lower()
     return next((letter for letter in valid if letter.lower() == folded), None)
 
 
 def parse_option_letter(reply: str, valid: Sequence[str], *, strict: bool) -> ParsedLetter:
-    """The option letter of a ScienceQA-style reply.
-
-    The reference rule (lmms-eval 0.7.3's ``sqa_process_results``, after
-    LLaVA): the stripped reply lower-cased equals a letter lower-cased, rule
-    ``exact``; or it starts with a capital letter and a period (``B. Paris``)
-    and that capital lower-cased is a letter lower-cased, rule
-    ``letter_period``. Unless ``strict``, also: a leading ``(B)`` or ``B)``
-    (rule ``parenthesized``), and ``Answer: B`` / ``The answer is (B).``
-    (rule ``answer_phrase``, all such phrases naming the same capital letter).
-    """
+    """The option letter of a ScienceQA-style reply: lmms-eval 0.7.3's rule (rules ``exact``,
+    ``letter_period``), unless ``strict`` also ``parenthesized`` and ``answer_phrase``."""
     text = reply.strip()
     letter = _same_lower_case(text, valid)
     if letter is not None:
@@ -112,17 +81,12 @@ def parse_option_letter(reply: str, valid: Sequence[str], *, strict: bool) -> Pa
 
 
 # evalscope's single-answer reading, ``parse_answers`` in evalscope/utils/multi_choices.py,
-# restated from the source of each release in EVALSCOPE_RELEASES. Every release reads
-# the label after the last ``ANSWER:`` marker that is followed by one (bracketed, else
-# plain), keeps the leading run of tokens made of valid letters, and counts the result
-# only when it is a single valid letter; with no labelled marker, the last capital
-# letter of the whole reply counts when it is valid. What changed between releases:
-# which separators may join two labels, whether ``and``/``or`` may, and whether LaTeX
-# wrappers before the label are skipped.
+# restated from the source of each release in EVALSCOPE_RELEASES (docs/winogrande.md). What
+# changed between releases: which separators may join two labels, whether ``and``/``or``
+# may, and whether LaTeX wrappers before the label are skipped.
 class EvalscopeRule(NamedTuple):
-    """The single-answer parse of one evalscope release (the first release with it)."""
+    """The single-answer parse of one evalscope release."""
 
-    since: str
     # characters that may separate two labels inside brackets: ``(A, C)``
     bracket_separators: str
     # characters besides letters and digits that a plain label may run through: ``A, C``
@@ -133,24 +97,18 @@ class EvalscopeRule(NamedTuple):
     latex_wrappers: bool
 
 
-EVALSCOPE_RULES = {
-    "1.11.0": EvalscopeRule("1.11.0", ",，", " ,", connectors=False, latex_wrappers=False),
-    # 1.11.1: ``/`` and ``、`` separate labels; ``and``/``or`` between two labels
-    "1.11.1": EvalscopeRule("1.11.1", ",，/、", " ,/、", connectors=True, latex_wrappers=False),
-    # 1.13.0: a plain label also runs through a full-width comma
-    "1.13.0": EvalscopeRule("1.13.0", ",，/、", " ,，/、", connectors=True, latex_wrappers=False),
-    # 1.14.0: ``ANSWER: $\boxed{B}$`` reads as B
-    "1.14.0": EvalscopeRule("1.14.0", ",，/、", " ,，/、", connectors=True, latex_wrappers=True),
-}
 # Every release whose multi_choices.py was compared, and the rule it has (1.12.0 and
 # 1.14.1 change nothing in the single-answer parse).
 EVALSCOPE_RELEASES = {
-    "1.11.0": EVALSCOPE_RULES["1.11.0"],
-    "1.11.1": EVALSCOPE_RULES["1.11.1"],
-    "1.12.0": EVALSCOPE_RULES["1.11.1"],
-    "1.13.0": EVALSCOPE_RULES["1.13.0"],
-    "1.14.0": EVALSCOPE_RULES["1.14.0"],
-    "1.14.1": EVALSCOPE_RULES["1.14.0"],
+    "1.11.0": EvalscopeRule(",，", " ,", connectors=False, latex_wrappers=False),
+    # 1.11.1: ``/`` and ``、`` separate labels; ``and``/``or`` between two labels
+    "1.11.1": EvalscopeRule(",，/、", " ,/、", connectors=True, latex_wrappers=False),
+    "1.12.0": EvalscopeRule(",，/、", " ,/、", connectors=True, latex_wrappers=False),
+    # 1.13.0: a plain label also runs through a full-width comma
+    "1.13.0": EvalscopeRule(",，/、", " ,，/、", connectors=True, latex_wrappers=False),
+    # 1.14.0: ``ANSWER: $\boxed{B}$`` reads as B
+    "1.14.0": EvalscopeRule(",，/、", " ,，/、", connectors=True, latex_wrappers=True),
+    "1.14.1": EvalscopeRule(",，/、", " ,，/、", connectors=True, latex_wrappers=True),
 }
 EVALSCOPE_LATEST = "1.14.1"
 
@@ -162,6 +120,7 @@ _LATEX_WRAPPERS = re.compile(r"(?:(?:\$+|\\\(|\\(?:" + "|".join(_LATEX_COMMANDS)
 _CONNECTORS = ("and", "or")
 
 
+@functools.cache
 def _label_patterns(rule: EvalscopeRule) -> tuple[re.Pattern[str], re.Pattern[str]]:
     between = re.escape(rule.bracket_separators)
     bracketed = re.compile(
@@ -171,16 +130,10 @@ def _label_patterns(rule: EvalscopeRule) -> tuple[re.Pattern[str], re.Pattern[st
     return bracketed, plain
 
 
-_LABEL_PATTERNS = {since: _label_patterns(rule) for since, rule in EVALSCOPE_RULES.items()}
-
-
 def _leading_labels(capture: str, allowed: set[str], rule: EvalscopeRule) -> str:
-    """The start of ``capture`` up to the end of its last leading label token.
-
-    A token is a label when each of its characters is a valid letter (``AB``
-    counts: the multiple-answer form). The first other token ends the run,
-    except a connector between two labels when ``rule.connectors``.
-    """
+    """The start of ``capture`` up to the end of its last leading label token (all valid
+    letters: ``AB``, the multiple-answer form, counts); the first other token ends the
+    run, except a connector between two labels when ``rule.connectors``."""
     tokens = list(_EVALSCOPE_TOKEN.finditer(capture))
 
     def is_label(word: str) -> bool:
@@ -204,18 +157,10 @@ def _leading_labels(capture: str, allowed: set[str], rule: EvalscopeRule) -> str
 def parse_evalscope_answer(
     reply: str, valid: Sequence[str], release: str = EVALSCOPE_LATEST
 ) -> ParsedLetter:
-    """evalscope's single-answer rule as of ``release`` (a key of ``EVALSCOPE_RELEASES``).
-
-    The last ``ANSWER:`` marker (any case, optionally bold) followed by a label
-    gives the answer: a bracketed label (``(A)``, ``[A]``, ``（A）``, ``【A】``)
-    or a plain one, whose leading valid letters (case-sensitive) are kept; it
-    counts only when that is a single valid letter (``ANSWER: A and B`` is no
-    answer), rule ``answer_marker``. With no labelled marker, the last capital
-    letter of the whole reply counts when it is valid (rule ``last_capital``):
-    ``The answer is B`` reads as B.
-    """
+    """evalscope's single-answer rule as of ``release`` (a key of ``EVALSCOPE_RELEASES``):
+    rules ``answer_marker`` and ``last_capital`` (docs/winogrande.md)."""
     rule = EVALSCOPE_RELEASES[release]
-    bracketed, plain = _LABEL_PATTERNS[rule.since]
+    bracketed, plain = _label_patterns(rule)
     allowed = set(valid)
     for marker in reversed(list(_EVALSCOPE_MARKER.finditer(reply))):
         start = marker.end()
@@ -237,16 +182,10 @@ def parse_evalscope_answer(
 
 
 def parse_inspect_choice(reply: str, valid: Sequence[str]) -> ParsedLetter:
-    """The letter Inspect's ``multiple_choice()`` solver reads from ``reply`` (one answer).
-
-    Inspect's own function is called (``parse_answers`` in
-    ``inspect_ai/solver/_multiple_choice.py``, which the ``choice()`` scorer relies on), on a
-    state holding only the reply and as many choices as ``valid`` letters, so the reading is
-    the installed Inspect's, as it is for inspect_evals run with it. In 0.3.285: the last
-    ``ANSWER: X`` line (any case; ``$X$``, ``**X**`` and ``(X)`` unwrapped; a trailing period
-    allowed), else the last ``ANSWER: X`` anywhere; the text after the marker must be one
-    valid letter (``ANSWER: A, B`` and ``ANSWER: Because`` read nothing). Rule ``inspect_choice``.
-    """
+    """The letter Inspect's ``multiple_choice()`` solver reads from ``reply`` (one answer),
+    rule ``inspect_choice``: Inspect's own ``parse_answers`` is called, on a state holding
+    only the reply and as many choices as ``valid`` letters, so the reading is the installed
+    Inspect's, as it is for inspect_evals run with it (docs/winogrande.md)."""
     state = TaskState(
         model=ModelName("none/none"),
         sample_id=0,

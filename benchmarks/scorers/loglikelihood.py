@@ -1,7 +1,5 @@
 """Choosing an option by log-likelihood, as lm-evaluation-harness scores a
-``multiple_choice`` task: the option whose continuation has the highest summed
-log-likelihood (``benchmarks.solvers.loglikelihood``), the first on a tie (as
-``np.argmax``), scored against the target letter."""
+``multiple_choice`` task (its summed log-likelihoods: ``benchmarks.solvers.loglikelihood``)."""
 
 from __future__ import annotations
 
@@ -16,7 +14,8 @@ from benchmarks.solvers.loglikelihood import SCORES_KEY
 @also_by_short_name
 @scorer(metrics=[accuracy(), stderr()], name=namespaced("loglikelihood_choice", __name__))
 def loglikelihood_choice() -> Scorer:
-    """The option with the highest log-likelihood (the first on a tie) against the target."""
+    """The option with the highest log-likelihood (the first on a tie, as ``np.argmax``)
+    against the target."""
 
     async def score(state: TaskState, target: Target) -> Score:
         scores: list[float] = state.metadata[SCORES_KEY]

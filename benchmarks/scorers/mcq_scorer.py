@@ -1,7 +1,5 @@
-"""The multiple-choice scorer: the option letter read from the reply against the target.
-
-How the letter is read is the task's choice among ``LETTER_PARSERS`` (letter_reading.py).
-"""
+"""The multiple-choice scorer: the option letter read from the reply (by the task's choice
+among ``LETTER_PARSERS``, letter_reading.py) against the target."""
 
 from __future__ import annotations
 
@@ -37,10 +35,8 @@ def parse_failure_rate() -> Metric:
     """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        if not scores:
-            return {"parse_failure_rate": 0.0}
         failed = sum(1 for s in scores if (s.score.metadata or {}).get("rule") == "none")
-        return {"parse_failure_rate": failed / len(scores)}
+        return {"parse_failure_rate": failed / len(scores) if scores else 0.0}
 
     return compute
 
@@ -51,14 +47,8 @@ def parse_failure_rate() -> Metric:
     name=namespaced("option_letter_scorer", __name__),
 )
 def option_letter_scorer(parser: str) -> Scorer:
-    """Correct when the letter parsed from the reply is the target letter.
-
-    ``parser`` names an entry of ``LETTER_PARSERS``. The score records the
-    letter as ``answer`` and the rule that matched in ``metadata["rule"]``
-    (``none`` when nothing was parsed); the explanation says what was read, by which rule,
-    and the target: ``read B (rule answer_marker); target A``, or ``no answer parsed;
-    target A``.
-    """
+    """Correct when the letter parsed from the reply (by ``LETTER_PARSERS[parser]``) is the
+    target letter; the rule that read it is ``metadata["rule"]`` (``none``: nothing read)."""
     if parser not in LETTER_PARSERS:
         raise ValueError(f"unknown parser {parser!r}; choose one of {', '.join(LETTER_PARSERS)}")
     parse = LETTER_PARSERS[parser]
@@ -67,22 +57,12 @@ def option_letter_scorer(parser: str) -> Scorer:
         valid = option_letters(len(state.choices)) if len(state.choices) else []
         parsed = parse(state.output.completion, valid)
         no_reply_metadata, no_reply_explanation = candidate_note(state.output)
-        metadata = {"rule": parsed.rule, **no_reply_metadata}
-        if parsed.letter is None:
-            return Score(
-                value=INCORRECT,
-                answer=None,
-                explanation=f"{no_reply_explanation}{NO_ANSWER}; target {target.text}",
-                metadata=metadata,
-            )
+        read = NO_ANSWER if parsed.letter is None else f"read {parsed.letter} (rule {parsed.rule})"
         return Score(
             value=CORRECT if parsed.letter == target.text else INCORRECT,
             answer=parsed.letter,
-            explanation=(
-                f"{no_reply_explanation}read {parsed.letter} (rule {parsed.rule}); "
-                f"target {target.text}"
-            ),
-            metadata=metadata,
+            explanation=f"{no_reply_explanation}{read}; target {target.text}",
+            metadata={"rule": parsed.rule, **no_reply_metadata},
         )
 
     return score

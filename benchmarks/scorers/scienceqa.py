@@ -1,24 +1,11 @@
 """ScienceQA's metrics: accuracy, parse failures and the columns of the paper's table
-(Lu et al. 2022, Table; computed by tools/evaluate_acc.py of lupantech/ScienceQA).
-
-The paper's columns, by its names and rules:
-
-- ``NAT``, ``SOC``, ``LAN``: subject ``natural science``, ``social science``,
-  ``language science``;
-- ``TXT``: a non-empty hint (``has_text``), with or without an image;
-- ``IMG``: an image (``has_image``), with or without a hint;
-- ``NO``: neither a hint nor an image (``no_context``);
-- ``G1-6``, ``G7-12``: grades 1 to 6, 7 to 12.
-
-TXT and IMG overlap (a question with both counts in each), as in the paper. Each
-sample records the columns it counts in (``paper_columns`` of
-``benchmarks/data/scienceqa.py``), which both the metric and ``benchmarks.compare`` read.
+(Lu et al. 2022; tools/evaluate_acc.py of lupantech/ScienceQA; the columns' rules are on
+docs/scienceqa.md). TXT and IMG overlap, as in the paper. Each sample records the columns
+it counts in (``benchmarks/data/scienceqa.py``), which the metric and ``benchmarks.compare``
+read.
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
-from typing import Any
 
 from inspect_ai.scorer import (
     Metric,
@@ -49,18 +36,14 @@ def paper_column_accuracy() -> Metric:
         totals = dict.fromkeys(PAPER_COLUMNS, 0.0)
         counts = dict.fromkeys(PAPER_COLUMNS, 0)
         for sample_score in scores:
-            for column in columns_of(sample_score.sample_metadata or {}):
-                totals[column] += to_float(sample_score.score.value)
-                counts[column] += 1
+            metadata = sample_score.sample_metadata or {}
+            # the paper's columns the sample counts in, from its BREAKDOWNS fields
+            for field, known in BREAKDOWNS.items():
+                value = metadata.get(field)
+                for column in value if isinstance(value, list) else [value]:
+                    if column in known:
+                        totals[column] += to_float(sample_score.score.value)
+                        counts[column] += 1
         return {name: totals[name] / counts[name] for name in PAPER_COLUMNS if counts[name]}
 
     return compute
-
-
-def columns_of(metadata: Mapping[str, Any]) -> list[str]:
-    """The paper's columns a sample counts in, from its ``BREAKDOWNS`` fields."""
-    columns: list[str] = []
-    for field, known in BREAKDOWNS.items():
-        value = metadata.get(field)
-        columns += [v for v in (value if isinstance(value, list) else [value]) if v in known]
-    return columns

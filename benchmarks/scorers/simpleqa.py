@@ -1,10 +1,6 @@
-"""SimpleQA metrics over the judge's grades, shared by SimpleQA and SimpleQA Verified.
-
-The definitions are those of openai/simple-evals ``simpleqa_eval.py`` (commit
-ee3b0318d8d1d9d72755a4120879be65f7c07e9e): the fraction of questions graded
-CORRECT, INCORRECT and NOT_ATTEMPTED, the accuracy on attempted questions, and
-the harmonic mean of the two accuracies (simple-evals' ``f1``; SimpleQA
-Verified, Haas et al. 2025, arXiv 2509.07968, reports it as its headline F1).
+"""SimpleQA metrics over the judge's grades, shared by SimpleQA and SimpleQA Verified: the
+definitions of openai/simple-evals ``simpleqa_eval.py`` (commit ee3b0318d8d1), listed on
+docs/simpleqa.md ("Metrics").
 """
 
 from __future__ import annotations
@@ -39,15 +35,8 @@ GROUP_LABELS = {
 }
 
 
-def breakdown_name_template(group_key: str, statistic: str = "{statistic}") -> str:
-    """The name of ``statistic`` for one value of the sample metadata ``group_key``, as a
-    ``grouped()`` name template: ``accuracy[Topic={group_name}]``."""
-    return f"{statistic}[{GROUP_LABELS[group_key]}={{group_name}}]"
-
-
 def grade_values(scores: list[SampleScore]) -> list[dict[str, float]]:
-    """Each score's value: 1.0 under its grade's key (``GRADE_VALUE_KEYS``), 0.0 under
-    the others."""
+    """Each score's value: 1.0 under its grade's key, 0.0 under the others."""
     values = []
     for sample_score in scores:
         value = sample_score.score.value
@@ -120,11 +109,9 @@ RATIOS = {
 
 def ratio_stderr(scores: list[SampleScore], statistic: str) -> float:
     """The standard error of ``statistic`` over ``scores``, by the linearization of a ratio
-    of sums (Cochran, Sampling Techniques, 3rd ed., 1977, section 6.4, without the
-    finite-population correction): sqrt(sum((x - R y)^2) / (n (n - 1))) / mean(y), with
-    R = sum(x) / sum(y). For a fraction of all questions it is Inspect's ``stderr()`` of
-    the 0/1 values. 0.0 for fewer than 2 scores or no denominator, as the statistics
-    are 0.0 then."""
+    of sums (Cochran 1977, section 6.4, without the finite-population correction;
+    docs/simpleqa.md): for a fraction of all questions, Inspect's ``stderr()`` of the 0/1
+    values. 0.0 for fewer than 2 scores or no denominator, as the statistics are 0.0 then."""
     ratio = RATIOS[statistic]
     values = grade_values(scores)
 
@@ -148,9 +135,7 @@ def simpleqa_metrics(
     renamed: dict[str, str] | None = None, headline: str = "attempted_accuracy"
 ) -> Metric:
     """All SimpleQA statistics, each under its own name (or the name ``renamed`` gives it),
-    ``headline`` first, then its standard error (``<headline>_stderr``, ``ratio_stderr``):
-    the first metric is the one the log viewer's Score column, the terminal's first
-    column and ``inspect_ai.analysis``' headline metric show."""
+    ``headline`` first (the one the viewer's Score column shows), then its standard error."""
     names = dict(renamed or {})
     names[f"{headline}_stderr"] = f"{names.get(headline, headline)}_stderr"
 
@@ -166,26 +151,15 @@ def simpleqa_metrics(
     return compute
 
 
-@metric(name=namespaced("simpleqa_statistic", __name__))
-def simpleqa_statistic(statistic: str) -> Metric:
-    """One SimpleQA statistic (for ``grouped``, which needs a single value)."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        return grade_statistics(scores)[statistic]
-
-    return compute
-
-
 def breakdown_metrics(
-    group_key: str, statistics: Sequence[str], name_template: str
+    group_key: str, statistics: Sequence[str], renamed: dict[str, str] | None = None
 ) -> list[Metric]:
-    """``statistic`` per value of the sample metadata ``group_key``.
-
-    ``name_template`` names each metric from ``{statistic}`` and ``{group_name}``.
-    """
+    """Each of ``statistics`` per value of the sample metadata ``group_key``, named
+    ``<statistic>[<Group>=<value>]`` (or by the name ``renamed`` gives the statistic)."""
+    names, label = renamed or {}, GROUP_LABELS[group_key]
     return [
         BREAKDOWN_METRICS[group_key](
-            statistic, group_key, name_template.replace("{statistic}", statistic)
+            statistic, group_key, f"{names.get(statistic, statistic)}[{label}={{group_name}}]"
         )
         for statistic in statistics
     ]
@@ -195,13 +169,19 @@ class GroupedStatistic:
     """Inspect's ``grouped()`` of one statistic, its groups in name order: ``grouped``
     lists them in the order the samples came, which differs between a run and an
     ``inspect score`` re-grading (so their tables would not line up) and between runs.
-    Its ``group_key`` and ``name_template`` say what it groups by (bench/ reads them)."""
+    Its ``group_key`` and ``name_template`` say what it groups by (bench/ reads them).
+    Registered once a breakdown, so that the viewer heads its values "Topic breakdown" (a
+    metric's registered name heads them); logs written before record each as
+    "grouped_statistic", which stays registered for their `inspect score`."""
 
     def __init__(self, statistic: str, group_key: str, name_template: str) -> None:
         self.group_key = group_key
         self.name_template = name_template
         self.by_group = grouped(
-            simpleqa_statistic(statistic), group_key, all=False, name_template=name_template
+            lambda scores: grade_statistics(scores)[statistic],
+            group_key,
+            all=False,
+            name_template=name_template,
         )
 
     def __call__(self, scores: list[SampleScore]) -> dict[str, float]:
@@ -210,26 +190,18 @@ class GroupedStatistic:
         return {name: float(values[name]) for name in sorted(values)}  # type: ignore[arg-type]
 
 
-def grouped_statistic(statistic: str, group_key: str, name_template: str) -> Metric:
-    """``statistic`` per value of the sample metadata ``group_key`` (``GroupedStatistic``)."""
-    return GroupedStatistic(statistic, group_key, name_template)
-
-
-# grouped_statistic registered once a breakdown, so that the viewer heads its values
-# "Topic breakdown" (a metric's registered name heads them); logs written before record
-# each as "grouped_statistic", which stays registered for their `inspect score`.
 BREAKDOWN_METRICS = {
-    group_key: metric(name=namespaced(f"{label} breakdown", __name__))(grouped_statistic)
+    group_key: metric(name=namespaced(f"{label} breakdown", __name__))(GroupedStatistic)
     for group_key, label in GROUP_LABELS.items()
 }
-metric(name=namespaced("grouped_statistic", __name__))(grouped_statistic)
+metric(name=namespaced("grouped_statistic", __name__))(GroupedStatistic)
 
 
 def simpleqa_task_metrics(topic_breakdown: bool = True) -> list[Metric | dict[str, list[Metric]]]:
     """The overall statistics, plus ``<statistic>[Topic=<topic>]`` per topic when asked."""
     metrics: list[Metric | dict[str, list[Metric]]] = [simpleqa_metrics()]
     if topic_breakdown:
-        metrics += breakdown_metrics("topic", TOPIC_STATISTICS, breakdown_name_template("topic"))
+        metrics += breakdown_metrics("topic", TOPIC_STATISTICS)
     return metrics
 
 

@@ -1,9 +1,6 @@
-"""SimpleQA Verified's scorer and metrics: SimpleQA's judge with the paper's names.
-
-The scorer is ``benchmarks.scorers.judge.simpleqa_scorer`` registered again with the
-task's metrics, so an ``inspect score`` re-grading reports them. The paper's
-headline "F1" is simple-evals' f1: the harmonic mean of correct and correct
-given attempted (SimpleQA's ``f_score``), reported as ``f1``.
+"""SimpleQA Verified's scorer and metrics: SimpleQA's judge registered again with the task's
+metrics (so an ``inspect score`` re-grading reports them), ``f_score`` named ``f1`` as the
+paper names its headline F1.
 """
 
 from __future__ import annotations
@@ -11,13 +8,10 @@ from __future__ import annotations
 from inspect_ai.scorer import Metric, Scorer, scorer
 
 from benchmarks.runtime.registry_names import also_by_short_name, namespaced
-from benchmarks.scorers.judge import GradeParse, simpleqa_scorer
+from benchmarks.scorers.judge import simpleqa_scorer
 from benchmarks.scorers.judge_agreement import judge_panel_metrics
-from benchmarks.scorers.simpleqa import (
-    breakdown_metrics,
-    breakdown_name_template,
-    simpleqa_metrics,
-)
+from benchmarks.scorers.judge_prompt import GradeParse
+from benchmarks.scorers.simpleqa import breakdown_metrics, simpleqa_metrics
 
 RENAMED = {"f_score": "f1"}
 BREAKDOWNS = ("topic", "answer_type", "multi_step", "requires_reasoning")
@@ -26,15 +20,13 @@ BREAKDOWN_STATISTICS = ("accuracy", "attempted_accuracy", "abstention_rate", "f_
 
 def verified_metrics(breakdowns: bool = True) -> list[Metric | dict[str, list[Metric]]]:
     """SimpleQA's statistics with f1 named as the paper names it, the breakdowns
-    (``<statistic>[<Group>=<value>]``, ``breakdown_name_template``) when asked, and the panel's."""
+    (``<statistic>[<Group>=<value>]``) when asked, and the panel's."""
     metrics: list[Metric | dict[str, list[Metric]]] = [
         simpleqa_metrics(renamed=RENAMED, headline="f_score")  # the paper's headline F1
     ]
     if breakdowns:
         for group in BREAKDOWNS:
-            for statistic in BREAKDOWN_STATISTICS:
-                name = breakdown_name_template(group, RENAMED.get(statistic, statistic))
-                metrics += breakdown_metrics(group, [statistic], name)
+            metrics += breakdown_metrics(group, BREAKDOWN_STATISTICS, RENAMED)
     metrics.append(judge_panel_metrics(renamed=RENAMED))
     return metrics
 

@@ -1,11 +1,6 @@
-"""TriviaQA's scorer: alias exact match and the official token F1 on the short answer.
-
-Exact match and F1 follow the official TriviaQA evaluation script
-(mandarjoshi90/triviaqa ``evaluation/triviaqa_evaluation.py``): its
-normalization, against ``answer.normalized_aliases``; ``alias_exact_match``
-compares with the raw aliases, ``lm_eval_exact_match`` is
-lm-evaluation-harness 0.4.13's. Own scorer: Inspect's ``exact``/``f1``
-normalize differently from the official script.
+"""TriviaQA's scorer: alias exact match and the official token F1 on the short answer
+(``answer_matching.py``; the ``metric`` choices are on docs/triviaqa.md). Own scorer:
+Inspect's ``exact``/``f1`` normalize differently from the official script.
 """
 
 from __future__ import annotations
@@ -29,22 +24,21 @@ from inspect_ai.solver import TaskState
 from benchmarks.profiles.triviaqa import AnswerExtraction, TriviaQAMetric
 from benchmarks.runtime.registry_names import also_by_short_name, metric_named, namespaced
 from benchmarks.scorers.answer_matching import (
-    best_match,
     extract_short_answer,
     lm_eval_exact_match,
     max_token_f1,
     normalize_answer,
+    normalized_match,
 )
 from benchmarks.scorers.model_outputs import candidate_note
 
-# metric -> (the alias a prediction matches, or None; which aliases)
-MATCH_RULES: dict[str, tuple[Callable[[str, list[str]], str | None], str]] = {
-    "normalized_alias_exact_match": (
-        lambda answer, aliases: best_match(answer, aliases, normalize_answer),
-        "normalized_aliases",
+# metric -> the alias a prediction matches, or None, from (answer, aliases, normalized aliases)
+MATCH_RULES: dict[str, Callable[[str, list[str], list[str]], str | None]] = {
+    "normalized_alias_exact_match": lambda answer, _, normalized: normalized_match(
+        answer, normalized
     ),
-    "alias_exact_match": (lambda answer, aliases: best_match(answer, aliases, str), "aliases"),
-    "lm_eval_exact_match": (lm_eval_exact_match, "aliases"),
+    "alias_exact_match": lambda answer, aliases, _: answer if answer in aliases else None,
+    "lm_eval_exact_match": lambda answer, aliases, _: lm_eval_exact_match(answer, aliases),
 }
 
 
@@ -53,10 +47,9 @@ def triviaqa_metrics() -> Metric:
     """``exact_match`` and ``exact_match_stderr``, ``f1``: Inspect's ``accuracy()``,
     ``stderr()`` and ``mean()`` of those keys of triviaqa_scorer's value dicts.
 
-    One metric over the dicts rather than a metrics dict keyed by value key:
-    for that, Inspect deep-copies every score once per key each time it
-    recomputes the running metrics during a run, about 4,500 Python calls a
-    sample (docs/performance.md).
+    One metric over the dicts rather than a metrics dict keyed by value key: for that,
+    Inspect deep-copies every score once per key each time it recomputes the running
+    metrics, about 4,500 Python calls a sample (docs/performance.md).
     """
     exact_match, f1 = value_of("exact_match"), value_of("f1")
     statistics = {
@@ -91,18 +84,13 @@ def triviaqa_scorer(
     metric: TriviaQAMetric = "normalized_alias_exact_match",
     answer_extraction: AnswerExtraction = "stop_sequences",
 ) -> Scorer:
-    """Alias exact match and official token F1 on the extracted short answer.
-
-    Own scorer: Inspect's ``exact``/``f1`` normalize differently from the
-    official TriviaQA script.
-    """
-    matching_alias, alias_source = MATCH_RULES[metric]
+    """Alias exact match and official token F1 on the extracted short answer."""
+    matching_alias = MATCH_RULES[metric]
 
     async def score(state: TaskState, target: Target) -> Score:
         answer = extract_short_answer(state.output.completion, answer_extraction)
         normalized_aliases: list[str] = state.metadata["normalized_aliases"]
-        aliases = normalized_aliases if alias_source == "normalized_aliases" else target.target
-        matched = matching_alias(answer, aliases)
+        matched = matching_alias(answer, target.target, normalized_aliases)
         normalized_answer = normalize_answer(answer)
         no_reply_metadata, no_reply_explanation = candidate_note(state.output)
         return Score(

@@ -926,7 +926,7 @@ def test_a_grade_prompt_file_is_what_the_judge_gets(tmp_path: Path) -> None:
 def test_topic_breakdowns_are_listed_in_name_order_whatever_the_sample_order() -> None:
     from inspect_ai.scorer import SampleScore, Score
 
-    from benchmarks.scorers.simpleqa import breakdown_metrics, breakdown_name_template
+    from benchmarks.scorers.simpleqa import breakdown_metrics
 
     def graded(sample_id: int, topic: str, grade: str) -> SampleScore:
         value = dict.fromkeys(("correct", "incorrect", "not_attempted", "judge_failure"), 0.0)
@@ -941,7 +941,7 @@ def test_topic_breakdowns_are_listed_in_name_order_whatever_the_sample_order() -
         graded(2, "Music", "correct"),
         graded(3, "Art", "correct"),
     ]
-    [by_topic] = breakdown_metrics("topic", ["accuracy"], breakdown_name_template("topic"))
+    [by_topic] = breakdown_metrics("topic", ["accuracy"])
     forward = by_topic(scores)  # type: ignore[arg-type]
     backward = by_topic(scores[::-1])  # type: ignore[arg-type]
     assert (

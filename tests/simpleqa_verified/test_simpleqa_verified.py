@@ -14,8 +14,11 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage
 
 from benchmarks.runtime.errors import DataError, TaskParameterError
-from benchmarks.scorers.judge import GRADER_TEMPLATE, parse_grade_verified_starter
-from benchmarks.scorers.judge_prompt import VERIFIED_PAPER_GRADER_TEMPLATE
+from benchmarks.scorers.judge_prompt import (
+    GRADER_TEMPLATE,
+    VERIFIED_PAPER_GRADER_TEMPLATE,
+    parse_grade_verified_starter,
+)
 from benchmarks.simpleqa_verified import simpleqa_verified
 from tests.scripted import last_user_text, scripted_model
 
