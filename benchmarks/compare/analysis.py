@@ -1,21 +1,8 @@
 """The numbers of a comparison: per metric and category, estimates with intervals and p-values.
 
-A group is the whole log (breakdown ``overall``, category ``all``) or the
-questions of one category of a breakdown field. In every group each metric
-gets, for one log, its value with a 95% interval (Wilson for a proportion,
-bootstrap percentile otherwise) and, for a pair of logs, the paired
-difference candidate - baseline with a 95% interval and a two-sided p-value
-(Newcombe's interval and McNemar's exact test for a proportion, the paired
-bootstrap otherwise). Category p-values are Holm-adjusted within each
-(breakdown field, metric) family (valid whether or not the categories overlap).
-
-Too-small rule: a group warns when it has fewer than ``MIN_GROUP_QUESTIONS``
-questions, and a paired proportion also when it has fewer than
-``MIN_DISCORDANT_PAIRS`` discordant pairs: with fewer, even a 10-to-0 split is
-barely significant and the interval spans most of the plausible range.
-
-Every metric is a function of per-question sums of the score value keys (the spec's
-``columns``), which is what lets one vectorized bootstrap serve all of them.
+The methods, the groups and the too-small rule: docs/compare.md, "The statistics". Every
+metric is a function of per-question sums of the score value keys (the spec's ``columns``),
+which is what lets one vectorized bootstrap serve all of them.
 """
 
 from __future__ import annotations
@@ -31,7 +18,6 @@ import numpy as np
 
 from benchmarks.compare.score_tables import Categories
 from benchmarks.compare.statistics import (
-    CONFIDENCE,
     Interval,
     SumsStatistic,
     bootstrap_p_value,
@@ -61,11 +47,10 @@ BOOTSTRAP = "bootstrap"
 
 @dataclass(frozen=True)
 class Settings:
-    """Bootstrap resamples and seed (fixed by default, so runs repeat), and the confidence."""
+    """Bootstrap resamples and seed (fixed by default, so runs repeat)."""
 
     resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
-    confidence: float = CONFIDENCE
 
     def rng(self, breakdown: str, category: str) -> np.random.Generator:
         # One stream per group: a group's numbers do not depend on which other groups exist.
@@ -148,7 +133,7 @@ def bootstrapped_groups(
 
 
 def bootstrapped(
-    draws: FloatArray | None, index: int, n: int, observed: float, settings: Settings
+    draws: FloatArray | None, index: int, n: int, observed: float
 ) -> tuple[Interval, float]:
     """Metric ``index``'s percentile interval and the p-value of ``observed`` differing from
     0; undefined for one question, whose resamples are all alike."""
@@ -156,7 +141,7 @@ def bootstrapped(
     if n < MIN_BOOTSTRAP_QUESTIONS:
         return Interval(math.nan, math.nan), math.nan
     column = draws[:, index]
-    return percentile_interval(column, settings.confidence), bootstrap_p_value(observed, column)
+    return percentile_interval(column), bootstrap_p_value(observed, column)
 
 
 def binary_column(spec: BenchmarkSpec, metric: CompareMetric, *tables: FloatArray) -> int | None:
@@ -187,9 +172,9 @@ def describe(
         sums = part.sum(axis=0)
         for index, (metric, column) in enumerate(zip(group.metrics, columns, strict=True)):
             if column is not None:
-                interval = wilson_interval(int(sums[column]), n, settings.confidence)
+                interval = wilson_interval(int(sums[column]), n)
             else:
-                interval, _ = bootstrapped(draws, index, n, 0.0, settings)
+                interval, _ = bootstrapped(draws, index, n, 0.0)
             rows.append(
                 {
                     "breakdown": group.breakdown,
@@ -232,9 +217,9 @@ def compare(
                 "difference": value_b - value_a,
             }
             if column is not None:
-                row.update(_binary_difference(a[:, column], b[:, column], settings))
+                row.update(_binary_difference(a[:, column], b[:, column]))
             else:
-                interval, p_value = bootstrapped(draws, index, n, value_b - value_a, settings)
+                interval, p_value = bootstrapped(draws, index, n, value_b - value_a)
                 row.update(
                     ci_low=interval.low,
                     ci_high=interval.high,
@@ -250,15 +235,13 @@ def compare(
     return rows
 
 
-def _binary_difference(a: FloatArray, b: FloatArray, settings: Settings) -> dict[str, Any]:
+def _binary_difference(a: FloatArray, b: FloatArray) -> dict[str, Any]:
     both = int(np.count_nonzero((a == 1) & (b == 1)))
     baseline_only = int(np.count_nonzero((a == 1) & (b == 0)))
     candidate_only = int(np.count_nonzero((a == 0) & (b == 1)))
     neither = len(a) - both - baseline_only - candidate_only
     # Newcombe's interval is for p_first - p_second: the candidate goes first.
-    interval = newcombe_paired_interval(
-        both, candidate_only, baseline_only, neither, settings.confidence
-    )
+    interval = newcombe_paired_interval(both, candidate_only, baseline_only, neither)
     return {
         "ci_low": interval.low,
         "ci_high": interval.high,

@@ -1,10 +1,5 @@
-"""Python API: ``describe_logs`` (one log) and ``compare_logs`` (paired, against a baseline).
-
-Both return a pandas DataFrame, one row per (task, breakdown, category,
-metric); ``frame.attrs["notes"]`` holds what was left out and why (questions
-in one log only, unscored questions, judge failures, epochs) and
-``frame.attrs["pairing"]`` the question counts of each comparison.
-"""
+"""Python API: ``describe_logs`` (one log) and ``compare_logs`` (paired, against a baseline),
+each a pandas DataFrame (docs/compare.md, "Python")."""
 
 from __future__ import annotations
 
@@ -18,7 +13,13 @@ from benchmarks.compare import analysis
 from benchmarks.compare.analysis import Settings
 from benchmarks.compare.comparability import check_comparable, check_same_questions
 from benchmarks.compare.logs import CompareError, LogsAt, TaskLog, logs_at, read_samples
-from benchmarks.compare.score_tables import Categories, ScoreTable, require_scorer, score_table
+from benchmarks.compare.score_tables import (
+    Categories,
+    ScoreTable,
+    no_score,
+    score_table,
+    scorer_names,
+)
 from benchmarks.spec import FloatArray
 
 if TYPE_CHECKING:
@@ -43,8 +44,14 @@ def paired_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 
 
 def load_table(log: TaskLog, scorer: str | None) -> ScoreTable:
+    """The log's scores under ``scorer``: by default the task's own (a named one must exist)."""
     samples = read_samples(log)
-    return score_table(log, samples, require_scorer(log, samples, scorer))
+    present = scorer_names(samples)
+    own = [log.spec.scorer, *log.spec.other_scorers]
+    wanted = scorer or next((name for name in own if name in present), own[0])
+    if wanted not in present:
+        raise no_score(log, wanted, present)
+    return score_table(log, samples, wanted)
 
 
 def describe_logs(

@@ -1,24 +1,6 @@
-"""Judge agreement: the same SimpleQA answers graded twice (or more).
-
-Two sources of gradings:
-
-- one log re-graded in place with ``inspect score LOG --model-role
-  grader=<judge> --action append --overwrite``: Inspect names the appended
-  score after the scorer, made unique with a counter
-  (``inspect_ai.scorer._scorer.unique_scorer_name``), so the samples hold
-  ``simpleqa_scorer`` (the original judge) and ``simpleqa_scorer1`` (the new
-  one), ``simpleqa_scorer2`` after a third grading, and so on;
-- two logs holding the same answers (a log and a re-graded copy written with
-  ``--output-file``, or two runs that replayed the same completions): paired
-  by sample id and epoch, and refused unless every paired answer is the same.
-
-The unit is one graded answer (sample id, epoch). Reported per pair of
-gradings (the first against each other): percent agreement, Cohen's kappa,
-the confusion of grades (CORRECT, INCORRECT, NOT_ATTEMPTED, and
-JUDGE_FAILURE when it occurs), how each metric moves (the paired comparison of
-``benchmarks.compare.analysis``, the first grading as baseline), and the
-answers graded differently. With three or more gradings, Fleiss' kappa.
-"""
+"""Judge agreement: the same SimpleQA answers graded twice (or more), in one log re-graded by
+``inspect score --action append`` or in two logs of the same answers (docs/compare.md,
+"Judge agreement"). The unit is one graded answer (sample id, epoch)."""
 
 from __future__ import annotations
 

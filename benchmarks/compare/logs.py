@@ -1,15 +1,6 @@
-"""Reading Inspect logs of this package's tasks.
-
-Logs are read with ``inspect_ai.log``: ``read_eval_log(header_only=True)``
-for the run, then ``read_eval_log_sample_summaries`` for the samples. The
-summaries hold what the statistics need (id, epoch, score values, error,
-metadata, target) and are the fastest of Inspect's readers: for an
-8,000-sample log (``python -m bench.compare``), 1.1 s against 2.8 s for
-``inspect_ai.analysis.samples_df`` and 10 s for ``read_eval_log``. Inspect thins them (text
-fields cut near 1 KB, larger metadata values dropped), which leaves score
-values and short breakdown fields intact. Judge agreement reads full samples
-(without messages and events), since it shows answers and judge replies.
-"""
+"""Reading Inspect logs of this package's tasks: their headers, then their sample summaries,
+the fastest of Inspect's readers, which keep the score values and breakdown fields intact
+(docs/compare.md, "Speed"); judge agreement reads full samples, to show answers and replies."""
 
 from __future__ import annotations
 

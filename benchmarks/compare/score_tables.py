@@ -106,16 +106,6 @@ def no_score(log: TaskLog, wanted: str, present: list[str]) -> CompareError:
     )
 
 
-def require_scorer(log: TaskLog, samples: Sequence[SampleRecord], scorer: str | None) -> str:
-    """The scorer to read: the task's own, or one named by the user (it must exist)."""
-    present = scorer_names(samples)
-    own = [log.spec.scorer, *log.spec.other_scorers]
-    wanted = scorer or next((name for name in own if name in present), own[0])
-    if wanted not in present:
-        raise no_score(log, wanted, present)
-    return wanted
-
-
 def _target_text(target: str | list[str]) -> str:
     return target if isinstance(target, str) else "\n".join(target)
 
