@@ -26,11 +26,9 @@ NOT_RECORDED = "<not recorded>"
 
 
 def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool = True) -> None:
-    """Raise ``CompareError`` naming the first difference that makes the logs incomparable.
-
-    ``same_judges``: a judged task's logs must name the same models in the grader role
-    (not checked for a re-grading's scorer, which the header does not describe).
-    """
+    """Raise ``CompareError`` naming the first difference that makes the logs incomparable;
+    ``same_judges``: a judged task's logs must name the same models in the grader role (not
+    checked for a re-grading's scorer, which the header does not describe)."""
     a, b = baseline.header.eval, candidate.header.eval
 
     def differs(what: str, value_a: object, value_b: object, instead: str) -> CompareError:

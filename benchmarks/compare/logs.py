@@ -91,13 +91,8 @@ class LogsAt:
 
 def logs_at(argument: str) -> LogsAt:
     """The logs of known tasks ``argument`` names (a file, a folder, an eval-set folder or
-    a URL), the newest finished one of each task and model.
-
-    A file is read as it is. In a folder, a log that did not finish (``started``, left by
-    a killed or resumed run; ``error``; ``cancelled``) is left aside with a note, and so
-    are older logs of the same task and model, logs of other tasks and the shards of a
-    run that has a merged log; shards without one are refused (merge them first).
-    """
+    a URL): a file as it is, in a folder the newest finished log of each task and model, with
+    a note on each log left aside (docs/compare.md, "Command line")."""
     try:
         found = [TaskLog(log.location, log.header) for log in found_logs(argument)]
     except LogError as ex:

@@ -155,14 +155,8 @@ def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def json_text(data: Any) -> str:
-    return json.dumps(data, indent=2, default=_plain) + "\n"
-
-
-def _plain(value: Any) -> Any:
-    # numpy scalars (int64, float64, bool_) in the records
-    if hasattr(value, "item"):
-        return value.item()
-    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+    # numpy scalars (int64, float64, bool_), as older pandas leave them in the records
+    return json.dumps(data, indent=2, default=lambda value: value.item()) + "\n"
 
 
 def markdown_table(frame: pd.DataFrame) -> str:

@@ -23,12 +23,9 @@ _to_float = value_to_float()
 
 @dataclass
 class ScoreTable:
-    """Per-question scores of one log under one scorer (epochs averaged).
-
-    ``values`` is (questions, components); ``ids`` gives its rows. Questions
-    with an error, or without this score in some epoch, are in ``unscored``
-    and not in ``values``.
-    """
+    """Per-question scores of one log under one scorer (epochs averaged): ``values`` is
+    (questions, components), ``ids`` its rows; a question with an error, or without this score
+    in some epoch, is in ``unscored`` instead."""
 
     ids: list[str]
     values: FloatArray
