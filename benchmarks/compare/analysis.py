@@ -207,51 +207,41 @@ def compare(
         for index, (metric, column) in enumerate(zip(group.metrics, columns, strict=True)):
             value_a = float(metric_value(spec, metric, sums_a, n))
             value_b = float(metric_value(spec, metric, sums_b, n))
-            row: dict[str, Any] = {
-                "breakdown": group.breakdown,
-                "category": group.category,
-                "metric": metric.name,
-                "n": n,
-                "baseline_value": value_a,
-                "candidate_value": value_b,
-                "difference": value_b - value_a,
-            }
             if column is not None:
-                row.update(_binary_difference(a[:, column], b[:, column]))
+                x, y = a[:, column], b[:, column]
+                both = int(np.count_nonzero((x == 1) & (y == 1)))
+                only_a = int(np.count_nonzero((x == 1) & (y == 0)))
+                only_b = int(np.count_nonzero((x == 0) & (y == 1)))
+                neither = n - both - only_a - only_b
+                # Newcombe's interval is for p_first - p_second: the candidate goes first.
+                interval = newcombe_paired_interval(both, only_b, only_a, neither)
+                p_value, method = mcnemar_exact(only_a, only_b), NEWCOMBE_MCNEMAR
+                discordant: tuple[int | None, int | None] = (only_a, only_b)
+                warning = small_group_warning(n, only_a + only_b)
             else:
                 interval, p_value = bootstrapped(draws, index, n, value_b - value_a)
-                row.update(
-                    ci_low=interval.low,
-                    ci_high=interval.high,
-                    p_value=p_value,
-                    p_holm=math.nan,
-                    method=BOOTSTRAP,
-                    baseline_only=None,
-                    candidate_only=None,
-                    warning=small_group_warning(n),
-                )
-            rows.append(row)
+                method, discordant, warning = BOOTSTRAP, (None, None), small_group_warning(n)
+            rows.append(
+                {
+                    "breakdown": group.breakdown,
+                    "category": group.category,
+                    "metric": metric.name,
+                    "n": n,
+                    "baseline_value": value_a,
+                    "candidate_value": value_b,
+                    "difference": value_b - value_a,
+                    "ci_low": interval.low,
+                    "ci_high": interval.high,
+                    "p_value": p_value,
+                    "p_holm": math.nan,
+                    "method": method,
+                    "baseline_only": discordant[0],
+                    "candidate_only": discordant[1],
+                    "warning": warning,
+                }
+            )
     add_holm(rows)
     return rows
-
-
-def _binary_difference(a: FloatArray, b: FloatArray) -> dict[str, Any]:
-    both = int(np.count_nonzero((a == 1) & (b == 1)))
-    baseline_only = int(np.count_nonzero((a == 1) & (b == 0)))
-    candidate_only = int(np.count_nonzero((a == 0) & (b == 1)))
-    neither = len(a) - both - baseline_only - candidate_only
-    # Newcombe's interval is for p_first - p_second: the candidate goes first.
-    interval = newcombe_paired_interval(both, candidate_only, baseline_only, neither)
-    return {
-        "ci_low": interval.low,
-        "ci_high": interval.high,
-        "p_value": mcnemar_exact(baseline_only, candidate_only),
-        "p_holm": math.nan,
-        "method": NEWCOMBE_MCNEMAR,
-        "baseline_only": baseline_only,
-        "candidate_only": candidate_only,
-        "warning": small_group_warning(len(a), baseline_only + candidate_only),
-    }
 
 
 def add_holm(rows: list[dict[str, Any]]) -> None:
