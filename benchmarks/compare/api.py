@@ -37,10 +37,7 @@ def pandas() -> Any:
 
 def paired_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Rows of paired comparisons; the discordant counts integers, missing for a bootstrap."""
-    frame = pandas().DataFrame(rows)
-    for column in ("baseline_only", "candidate_only"):
-        frame[column] = frame[column].astype("Int64")
-    return frame
+    return pandas().DataFrame(rows).astype({"baseline_only": "Int64", "candidate_only": "Int64"})
 
 
 def load_table(log: TaskLog, scorer: str | None) -> ScoreTable:

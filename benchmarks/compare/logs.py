@@ -48,8 +48,7 @@ class TaskLog(FoundLog):
     @property
     def task_version(self) -> str:
         """The task version (a former one read as the current counts as the current)."""
-        former = self.former
-        return self.spec.version if former else str(self.header.eval.task_version)
+        return self.spec.version if self.former else str(self.header.eval.task_version)
 
     def task_args(self) -> dict[str, Any]:
         """The task arguments as the task applied them: a switch left to its profile (None,
@@ -61,8 +60,7 @@ class TaskLog(FoundLog):
             name: resolved.get(name, value) if value in (None, PROFILE_SENTINEL) else value
             for name, value in (self.header.eval.task_args or {}).items()
         }
-        former = self.former
-        return former.current_args(args) if former is not None else args
+        return former.current_args(args) if (former := self.former) is not None else args
 
 
 @dataclass
