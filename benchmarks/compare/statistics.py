@@ -51,11 +51,8 @@ def wilson_interval(successes: int, n: int) -> Interval:
 def newcombe_paired_interval(
     both: int, first_only: int, second_only: int, neither: int
 ) -> Interval:
-    """Newcombe (1998, method 10) interval of ``p_first - p_second`` for paired binary outcomes.
-
-    ``both``: pairs where both succeed; ``first_only``: the first succeeds and
-    the second fails; ``second_only``: the reverse; ``neither``: both fail.
-    """
+    """Newcombe (1998, method 10) interval of ``p_first - p_second`` for paired binary outcomes,
+    from the counts of pairs where both succeed, the first only, the second only, neither."""
     n = both + first_only + second_only + neither
     if n == 0:
         return Interval(math.nan, math.nan)
