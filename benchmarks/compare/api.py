@@ -12,14 +12,8 @@ import numpy as np
 from benchmarks.compare import analysis
 from benchmarks.compare.analysis import Settings
 from benchmarks.compare.comparability import check_comparable, check_same_questions
-from benchmarks.compare.logs import CompareError, LogsAt, TaskLog, logs_at, read_samples
-from benchmarks.compare.score_tables import (
-    Categories,
-    ScoreTable,
-    no_score,
-    score_table,
-    scorer_names,
-)
+from benchmarks.compare.logs import CompareError, LogsAt, TaskLog, logs_at
+from benchmarks.compare.score_tables import Categories, ScoreTable, load_table
 from benchmarks.spec import FloatArray
 
 if TYPE_CHECKING:
@@ -38,17 +32,6 @@ def pandas() -> Any:
 def paired_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Rows of paired comparisons; the discordant counts integers, missing for a bootstrap."""
     return pandas().DataFrame(rows).astype({"baseline_only": "Int64", "candidate_only": "Int64"})
-
-
-def load_table(log: TaskLog, scorer: str | None) -> ScoreTable:
-    """The log's scores under ``scorer``: by default the task's own (a named one must exist)."""
-    samples = read_samples(log)
-    present = scorer_names(samples)
-    own = [log.spec.scorer, *log.spec.other_scorers]
-    wanted = scorer or next((name for name in own if name in present), own[0])
-    if wanted not in present:
-        raise no_score(log, wanted, present)
-    return score_table(log, samples, wanted)
 
 
 def describe_logs(

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from inspect_ai.scorer import Score, value_to_float
 
-from benchmarks.compare.logs import CompareError, SampleRecord, TaskLog
+from benchmarks.compare.logs import CompareError, SampleRecord, TaskLog, read_samples
 from benchmarks.spec import FloatArray
 
 MISSING_CATEGORY = "(none)"
@@ -90,10 +90,7 @@ def score_table(log: TaskLog, samples: Sequence[SampleRecord], scorer: str) -> S
 
 def scorer_names(samples: Sequence[SampleRecord]) -> list[str]:
     """Score names present in the log's samples, in first-seen order."""
-    names: dict[str, None] = {}
-    for sample in samples:
-        names.update(dict.fromkeys(sample.scores or {}))
-    return list(names)
+    return list(dict.fromkeys(name for sample in samples for name in sample.scores or {}))
 
 
 def no_score(log: TaskLog, wanted: str, present: list[str]) -> CompareError:
@@ -101,6 +98,17 @@ def no_score(log: TaskLog, wanted: str, present: list[str]) -> CompareError:
         f"{log.name}: no score named {wanted!r} in the samples (found: "
         f"{', '.join(present) or 'none'})."
     )
+
+
+def load_table(log: TaskLog, scorer: str | None) -> ScoreTable:
+    """The log's scores under ``scorer``: by default the task's own (a named one must exist)."""
+    samples = read_samples(log)
+    present = scorer_names(samples)
+    own = [log.spec.scorer, *log.spec.other_scorers]
+    wanted = scorer or next((name for name in own if name in present), own[0])
+    if wanted not in present:
+        raise no_score(log, wanted, present)
+    return score_table(log, samples, wanted)
 
 
 def _target_text(target: str | list[str]) -> str:

@@ -96,8 +96,7 @@ def mcnemar_exact(first_only: int, second_only: int, *, mid_p: bool = False) -> 
 def holm_adjust(p_values: list[float]) -> list[float]:
     """Holm (1979) step-down adjusted p-values, in the input order (NaNs stay NaN): they
     control the family-wise error rate whatever the dependence between the tests."""
-    indexed = [(p, i) for i, p in enumerate(p_values) if not math.isnan(p)]
-    indexed.sort()
+    indexed = sorted((p, i) for i, p in enumerate(p_values) if not math.isnan(p))
     count = len(indexed)
     adjusted = [math.nan] * len(p_values)
     running = 0.0
