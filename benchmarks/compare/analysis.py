@@ -106,13 +106,9 @@ def bootstrapped_groups(
 ) -> list[tuple[Group, list[FloatArray], list[int | None], FloatArray | None]]:
     """Each group, its rows of each table (one log's, or a baseline's and a candidate's,
     paired), each metric's ``binary_column`` and, unless every metric is a proportion there,
-    the bootstrap draws of its metrics (one column each; a metric's draws are the same
-    whichever others are drawn).
-
-    Two groups are drawn at a time: drawing indices and the matrix products release the
-    GIL, so two threads use both cores of the reference machine; every group has its own
-    random stream, so the results do not depend on the order the threads finish in.
-    """
+    the bootstrap draws of its metrics (one column each). Two groups are drawn at a time: the
+    draws and matrix products release the GIL, so two threads use both cores; each group has
+    its own random stream, so the order the threads finish in does not change the results."""
     with ThreadPoolExecutor(BOOTSTRAP_THREADS) as pool:
         plan = []
         for group in groups(spec, categories, len(tables[0])):
