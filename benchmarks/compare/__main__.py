@@ -62,33 +62,30 @@ def png_path(text: str) -> str:
     return text
 
 
-def run(args: argparse.Namespace) -> str:
-    # Imported here so that a missing pandas is reported as a CompareError.
-    from benchmarks.compare import api, judges, report
-    from benchmarks.compare.plot import forest_plot
-
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     options: dict[str, Any] = {
         "scorer": args.scorer,
         "settings": Settings(resamples=args.resamples, seed=args.seed),
     }
-    if args.judges:
-        result = judges.judge_agreement(args.logs, **options)
-        kind, frame, output = "compare", result.metrics, report.judges_render(result, args.format)
-    elif len(args.logs) == 1 and args.baseline is None:
-        frame = api.describe_logs(args.logs[0], **options)
-        kind, output = "describe", report.render(frame, "describe", args.format)
-    else:
-        frame = api.compare_logs(args.logs, baseline_model=args.baseline, **options)
-        kind, output = "compare", report.render(frame, "compare", args.format)
-    if args.plot:
-        forest_plot(frame, args.plot, kind=kind)
-    return output
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    one_log = len(args.logs) == 1 and args.baseline is None and not args.judges
+    kind = "describe" if one_log else "compare"
     try:
-        output = run(args)
+        # Imported here so that a missing pandas is reported as a CompareError.
+        from benchmarks.compare import api, judges, report
+        from benchmarks.compare.plot import forest_plot
+
+        if args.judges:
+            result = judges.judge_agreement(args.logs, **options)
+            frame, output = result.metrics, report.judges_render(result, args.format)
+        elif kind == "describe":
+            frame = api.describe_logs(args.logs[0], **options)
+            output = report.render(frame, kind, args.format)
+        else:
+            frame = api.compare_logs(args.logs, baseline_model=args.baseline, **options)
+            output = report.render(frame, kind, args.format)
+        if args.plot:
+            forest_plot(frame, args.plot, kind=kind)
     except LogError as ex:
         print(f"error: {ex}", file=sys.stderr)
         return 2

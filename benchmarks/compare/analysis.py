@@ -1,21 +1,8 @@
 """The numbers of a comparison: per metric and category, estimates with intervals and p-values.
 
-A group is the whole log (breakdown ``overall``, category ``all``) or the
-questions of one category of a breakdown field. In every group each metric
-gets, for one log, its value with a 95% interval (Wilson for a proportion,
-bootstrap percentile otherwise) and, for a pair of logs, the paired
-difference candidate - baseline with a 95% interval and a two-sided p-value
-(Newcombe's interval and McNemar's exact test for a proportion, the paired
-bootstrap otherwise). Category p-values are Holm-adjusted within each
-(breakdown field, metric) family (valid whether or not the categories overlap).
-
-Too-small rule: a group warns when it has fewer than ``MIN_GROUP_QUESTIONS``
-questions, and a paired proportion also when it has fewer than
-``MIN_DISCORDANT_PAIRS`` discordant pairs: with fewer, even a 10-to-0 split is
-barely significant and the interval spans most of the plausible range.
-
-Every metric is a function of per-question sums of the score value keys (the spec's
-``columns``), which is what lets one vectorized bootstrap serve all of them.
+The methods, the groups and the too-small rule: docs/compare.md, "The statistics". Every
+metric is a function of per-question sums of the score value keys (the spec's ``columns``),
+which is what lets one vectorized bootstrap serve all of them.
 """
 
 from __future__ import annotations
@@ -31,7 +18,6 @@ import numpy as np
 
 from benchmarks.compare.score_tables import Categories
 from benchmarks.compare.statistics import (
-    CONFIDENCE,
     Interval,
     SumsStatistic,
     bootstrap_p_value,
@@ -61,11 +47,10 @@ BOOTSTRAP = "bootstrap"
 
 @dataclass(frozen=True)
 class Settings:
-    """Bootstrap resamples and seed (fixed by default, so runs repeat), and the confidence."""
+    """Bootstrap resamples and seed (fixed by default, so runs repeat)."""
 
     resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
-    confidence: float = CONFIDENCE
 
     def rng(self, breakdown: str, category: str) -> np.random.Generator:
         # One stream per group: a group's numbers do not depend on which other groups exist.
@@ -121,13 +106,9 @@ def bootstrapped_groups(
 ) -> list[tuple[Group, list[FloatArray], list[int | None], FloatArray | None]]:
     """Each group, its rows of each table (one log's, or a baseline's and a candidate's,
     paired), each metric's ``binary_column`` and, unless every metric is a proportion there,
-    the bootstrap draws of its metrics (one column each; a metric's draws are the same
-    whichever others are drawn).
-
-    Two groups are drawn at a time: drawing indices and the matrix products release the
-    GIL, so two threads use both cores of the reference machine; every group has its own
-    random stream, so the results do not depend on the order the threads finish in.
-    """
+    the bootstrap draws of its metrics (one column each). Two groups are drawn at a time: the
+    draws and matrix products release the GIL, so two threads use both cores; each group has
+    its own random stream, so the order the threads finish in does not change the results."""
     with ThreadPoolExecutor(BOOTSTRAP_THREADS) as pool:
         plan = []
         for group in groups(spec, categories, len(tables[0])):
@@ -148,7 +129,7 @@ def bootstrapped_groups(
 
 
 def bootstrapped(
-    draws: FloatArray | None, index: int, n: int, observed: float, settings: Settings
+    draws: FloatArray | None, index: int, n: int, observed: float
 ) -> tuple[Interval, float]:
     """Metric ``index``'s percentile interval and the p-value of ``observed`` differing from
     0; undefined for one question, whose resamples are all alike."""
@@ -156,7 +137,7 @@ def bootstrapped(
     if n < MIN_BOOTSTRAP_QUESTIONS:
         return Interval(math.nan, math.nan), math.nan
     column = draws[:, index]
-    return percentile_interval(column, settings.confidence), bootstrap_p_value(observed, column)
+    return percentile_interval(column), bootstrap_p_value(observed, column)
 
 
 def binary_column(spec: BenchmarkSpec, metric: CompareMetric, *tables: FloatArray) -> int | None:
@@ -187,9 +168,9 @@ def describe(
         sums = part.sum(axis=0)
         for index, (metric, column) in enumerate(zip(group.metrics, columns, strict=True)):
             if column is not None:
-                interval = wilson_interval(int(sums[column]), n, settings.confidence)
+                interval = wilson_interval(int(sums[column]), n)
             else:
-                interval, _ = bootstrapped(draws, index, n, 0.0, settings)
+                interval, _ = bootstrapped(draws, index, n, 0.0)
             rows.append(
                 {
                     "breakdown": group.breakdown,
@@ -222,53 +203,41 @@ def compare(
         for index, (metric, column) in enumerate(zip(group.metrics, columns, strict=True)):
             value_a = float(metric_value(spec, metric, sums_a, n))
             value_b = float(metric_value(spec, metric, sums_b, n))
-            row: dict[str, Any] = {
-                "breakdown": group.breakdown,
-                "category": group.category,
-                "metric": metric.name,
-                "n": n,
-                "baseline_value": value_a,
-                "candidate_value": value_b,
-                "difference": value_b - value_a,
-            }
             if column is not None:
-                row.update(_binary_difference(a[:, column], b[:, column], settings))
+                x, y = a[:, column], b[:, column]
+                both = int(np.count_nonzero((x == 1) & (y == 1)))
+                only_a = int(np.count_nonzero((x == 1) & (y == 0)))
+                only_b = int(np.count_nonzero((x == 0) & (y == 1)))
+                neither = n - both - only_a - only_b
+                # Newcombe's interval is for p_first - p_second: the candidate goes first.
+                interval = newcombe_paired_interval(both, only_b, only_a, neither)
+                p_value, method = mcnemar_exact(only_a, only_b), NEWCOMBE_MCNEMAR
+                discordant: tuple[int | None, int | None] = (only_a, only_b)
+                warning = small_group_warning(n, only_a + only_b)
             else:
-                interval, p_value = bootstrapped(draws, index, n, value_b - value_a, settings)
-                row.update(
-                    ci_low=interval.low,
-                    ci_high=interval.high,
-                    p_value=p_value,
-                    p_holm=math.nan,
-                    method=BOOTSTRAP,
-                    baseline_only=None,
-                    candidate_only=None,
-                    warning=small_group_warning(n),
-                )
-            rows.append(row)
+                interval, p_value = bootstrapped(draws, index, n, value_b - value_a)
+                method, discordant, warning = BOOTSTRAP, (None, None), small_group_warning(n)
+            rows.append(
+                {
+                    "breakdown": group.breakdown,
+                    "category": group.category,
+                    "metric": metric.name,
+                    "n": n,
+                    "baseline_value": value_a,
+                    "candidate_value": value_b,
+                    "difference": value_b - value_a,
+                    "ci_low": interval.low,
+                    "ci_high": interval.high,
+                    "p_value": p_value,
+                    "p_holm": math.nan,
+                    "method": method,
+                    "baseline_only": discordant[0],
+                    "candidate_only": discordant[1],
+                    "warning": warning,
+                }
+            )
     add_holm(rows)
     return rows
-
-
-def _binary_difference(a: FloatArray, b: FloatArray, settings: Settings) -> dict[str, Any]:
-    both = int(np.count_nonzero((a == 1) & (b == 1)))
-    baseline_only = int(np.count_nonzero((a == 1) & (b == 0)))
-    candidate_only = int(np.count_nonzero((a == 0) & (b == 1)))
-    neither = len(a) - both - baseline_only - candidate_only
-    # Newcombe's interval is for p_first - p_second: the candidate goes first.
-    interval = newcombe_paired_interval(
-        both, candidate_only, baseline_only, neither, settings.confidence
-    )
-    return {
-        "ci_low": interval.low,
-        "ci_high": interval.high,
-        "p_value": mcnemar_exact(baseline_only, candidate_only),
-        "p_holm": math.nan,
-        "method": NEWCOMBE_MCNEMAR,
-        "baseline_only": baseline_only,
-        "candidate_only": candidate_only,
-        "warning": small_group_warning(len(a), baseline_only + candidate_only),
-    }
 
 
 def add_holm(rows: list[dict[str, Any]]) -> None:

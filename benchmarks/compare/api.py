@@ -1,10 +1,5 @@
-"""Python API: ``describe_logs`` (one log) and ``compare_logs`` (paired, against a baseline).
-
-Both return a pandas DataFrame, one row per (task, breakdown, category,
-metric); ``frame.attrs["notes"]`` holds what was left out and why (questions
-in one log only, unscored questions, judge failures, epochs) and
-``frame.attrs["pairing"]`` the question counts of each comparison.
-"""
+"""Python API: ``describe_logs`` (one log) and ``compare_logs`` (paired, against a baseline),
+each a pandas DataFrame (docs/compare.md, "Python")."""
 
 from __future__ import annotations
 
@@ -17,8 +12,8 @@ import numpy as np
 from benchmarks.compare import analysis
 from benchmarks.compare.analysis import Settings
 from benchmarks.compare.comparability import check_comparable, check_same_questions
-from benchmarks.compare.logs import CompareError, LogsAt, TaskLog, logs_at, read_samples
-from benchmarks.compare.score_tables import Categories, ScoreTable, require_scorer, score_table
+from benchmarks.compare.logs import CompareError, LogsAt, TaskLog, logs_at
+from benchmarks.compare.score_tables import Categories, ScoreTable, load_table
 from benchmarks.spec import FloatArray
 
 if TYPE_CHECKING:
@@ -36,15 +31,7 @@ def pandas() -> Any:
 
 def paired_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Rows of paired comparisons; the discordant counts integers, missing for a bootstrap."""
-    frame = pandas().DataFrame(rows)
-    for column in ("baseline_only", "candidate_only"):
-        frame[column] = frame[column].astype("Int64")
-    return frame
-
-
-def load_table(log: TaskLog, scorer: str | None) -> ScoreTable:
-    samples = read_samples(log)
-    return score_table(log, samples, require_scorer(log, samples, scorer))
+    return pandas().DataFrame(rows).astype({"baseline_only": "Int64", "candidate_only": "Int64"})
 
 
 def describe_logs(

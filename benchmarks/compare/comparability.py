@@ -1,24 +1,5 @@
-"""Whether two logs compare: the same questions, asked and scored the same way.
-
-Comparability rule: two logs compare when they ran the same task (with or
-without the ``benchmarks/`` prefix) at the same task version, on the same
-dataset, with the same prompt, data and scoring parameters:
-
-- ``dataset.name`` (it encodes the Hub config and split) must be equal, and so
-  must the ``dataset_sha256`` a task records in its metadata (SimpleQA);
-- every task argument must be equal except those in ``UNCHECKED_TASK_ARGS``:
-  ``num_examples`` and ``shard`` (they only bound the sample ids, which are paired and
-  reported), ``dataset_path`` / ``data_files`` (the same data can be spelled as
-  a Hub id, a snapshot folder or a local file: the dataset's identity is
-  checked through its name, its hash and its targets instead) and
-  ``topic_breakdown`` (which metrics the log lists, not how questions are
-  scored). An argument that only one log records counts as a difference;
-- the two logs must share at least one sample id, and every shared id must
-  have the same target.
-
-Model-side settings (temperature, max_tokens, system message, epochs, the
-model itself) are what a comparison compares, and are not checked.
-"""
+"""Whether two logs compare: the same questions, asked and scored the same way (the rule:
+docs/compare.md, "When two logs compare")."""
 
 from __future__ import annotations
 
@@ -45,11 +26,9 @@ NOT_RECORDED = "<not recorded>"
 
 
 def check_comparable(baseline: TaskLog, candidate: TaskLog, *, same_judges: bool = True) -> None:
-    """Raise ``CompareError`` naming the first difference that makes the logs incomparable.
-
-    ``same_judges``: a judged task's logs must name the same models in the grader role
-    (not checked for a re-grading's scorer, which the header does not describe).
-    """
+    """Raise ``CompareError`` naming the first difference that makes the logs incomparable;
+    ``same_judges``: a judged task's logs must name the same models in the grader role (not
+    checked for a re-grading's scorer, which the header does not describe)."""
     a, b = baseline.header.eval, candidate.header.eval
 
     def differs(what: str, value_a: object, value_b: object, instead: str) -> CompareError:

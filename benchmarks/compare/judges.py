@@ -1,24 +1,6 @@
-"""Judge agreement: the same SimpleQA answers graded twice (or more).
-
-Two sources of gradings:
-
-- one log re-graded in place with ``inspect score LOG --model-role
-  grader=<judge> --action append --overwrite``: Inspect names the appended
-  score after the scorer, made unique with a counter
-  (``inspect_ai.scorer._scorer.unique_scorer_name``), so the samples hold
-  ``simpleqa_scorer`` (the original judge) and ``simpleqa_scorer1`` (the new
-  one), ``simpleqa_scorer2`` after a third grading, and so on;
-- two logs holding the same answers (a log and a re-graded copy written with
-  ``--output-file``, or two runs that replayed the same completions): paired
-  by sample id and epoch, and refused unless every paired answer is the same.
-
-The unit is one graded answer (sample id, epoch). Reported per pair of
-gradings (the first against each other): percent agreement, Cohen's kappa,
-the confusion of grades (CORRECT, INCORRECT, NOT_ATTEMPTED, and
-JUDGE_FAILURE when it occurs), how each metric moves (the paired comparison of
-``benchmarks.compare.analysis``, the first grading as baseline), and the
-answers graded differently. With three or more gradings, Fleiss' kappa.
-"""
+"""Judge agreement: the same SimpleQA answers graded twice (or more), in one log re-graded by
+``inspect score --action append`` or in two logs of the same answers (docs/compare.md,
+"Judge agreement"). The unit is one graded answer (sample id, epoch)."""
 
 from __future__ import annotations
 
@@ -58,25 +40,17 @@ class Graded(NamedTuple):
     score: Score
     grade: str
 
-    @property
-    def reply(self) -> str:
-        return str((self.score.metadata or {}).get("judge_reply", ""))
-
 
 @dataclass
 class Grading:
-    """One set of grades: which log and score, the judge named in the scores, and each graded
-    answer."""
+    """One set of grades: which log and score, each graded answer, and the score's name with
+    the judge its scores name."""
 
     log: TaskLog
     samples: Sequence[SampleRecord]
     scorer: str
     graded: dict[Unit, Graded]
-    judge: str
-
-    @property
-    def label(self) -> str:
-        return f"{self.scorer} ({self.judge})" if self.judge else self.scorer
+    label: str
 
 
 class Disagreement(NamedTuple):
@@ -126,15 +100,15 @@ def judge_agreement(
         table = np.zeros((len(shown), len(shown)), dtype=int)
         for grade_a, grade_b in zip(grades_a, grades_b, strict=True):
             table[shown.index(grade_a), shown.index(grade_b)] += 1
-        agreement = float(np.trace(table) / len(units))
-        key = f"{first.label} vs {other.label}"
-        confusion[key] = frames.DataFrame(table, index=shown, columns=shown)
+        confusion[f"{first.label} vs {other.label}"] = frames.DataFrame(
+            table, index=shown, columns=shown
+        )
         summary.append(
             {
                 "first": first.label,
                 "second": other.label,
                 "answers": len(units),
-                "agreement": agreement,
+                "agreement": float(np.trace(table) / len(units)),
                 "kappa": cohen_kappa(table),
                 "disagreements": int(len(units) - np.trace(table)),
             }
@@ -218,7 +192,8 @@ def read_grading(log: TaskLog, samples: Sequence[SampleRecord], scorer: str) -> 
             )
         graded[unit] = Graded(sample, score, grade[0])
     judges = {str((g.score.metadata or {}).get("grader") or "") for g in graded.values()}
-    return Grading(log, samples, scorer, graded, ", ".join(sorted(judges - {""})))
+    judge = ", ".join(sorted(judges - {""}))
+    return Grading(log, samples, scorer, graded, f"{scorer} ({judge})" if judge else scorer)
 
 
 def shared_units(first: Grading, other: Grading) -> list[Unit]:
@@ -273,8 +248,8 @@ def disagreement(first: Grading, other: Grading, unit: Unit) -> Disagreement:
         answer=a.score.answer,
         first_grade=a.grade,
         second_grade=b.grade,
-        first_reply=a.reply,
-        second_reply=b.reply,
+        first_reply=str((a.score.metadata or {}).get("judge_reply", "")),
+        second_reply=str((b.score.metadata or {}).get("judge_reply", "")),
     )
 
 

@@ -1,15 +1,6 @@
-"""Reading Inspect logs of this package's tasks.
-
-Logs are read with ``inspect_ai.log``: ``read_eval_log(header_only=True)``
-for the run, then ``read_eval_log_sample_summaries`` for the samples. The
-summaries hold what the statistics need (id, epoch, score values, error,
-metadata, target) and are the fastest of Inspect's readers: for an
-8,000-sample log (``python -m bench.compare``), 1.1 s against 2.8 s for
-``inspect_ai.analysis.samples_df`` and 10 s for ``read_eval_log``. Inspect thins them (text
-fields cut near 1 KB, larger metadata values dropped), which leaves score
-values and short breakdown fields intact. Judge agreement reads full samples
-(without messages and events), since it shows answers and judge replies.
-"""
+"""Reading Inspect logs of this package's tasks: their headers, then their sample summaries,
+the fastest of Inspect's readers, which keep the score values and breakdown fields intact
+(docs/compare.md, "Speed"); judge agreement reads full samples, to show answers and replies."""
 
 from __future__ import annotations
 
@@ -57,8 +48,7 @@ class TaskLog(FoundLog):
     @property
     def task_version(self) -> str:
         """The task version (a former one read as the current counts as the current)."""
-        former = self.former
-        return self.spec.version if former else str(self.header.eval.task_version)
+        return self.spec.version if self.former else str(self.header.eval.task_version)
 
     def task_args(self) -> dict[str, Any]:
         """The task arguments as the task applied them: a switch left to its profile (None,
@@ -70,8 +60,7 @@ class TaskLog(FoundLog):
             name: resolved.get(name, value) if value in (None, PROFILE_SENTINEL) else value
             for name, value in (self.header.eval.task_args or {}).items()
         }
-        former = self.former
-        return former.current_args(args) if former is not None else args
+        return former.current_args(args) if (former := self.former) is not None else args
 
 
 @dataclass
@@ -100,13 +89,8 @@ class LogsAt:
 
 def logs_at(argument: str) -> LogsAt:
     """The logs of known tasks ``argument`` names (a file, a folder, an eval-set folder or
-    a URL), the newest finished one of each task and model.
-
-    A file is read as it is. In a folder, a log that did not finish (``started``, left by
-    a killed or resumed run; ``error``; ``cancelled``) is left aside with a note, and so
-    are older logs of the same task and model, logs of other tasks and the shards of a
-    run that has a merged log; shards without one are refused (merge them first).
-    """
+    a URL): a file as it is, in a folder the newest finished log of each task and model, with
+    a note on each log left aside (docs/compare.md, "Command line")."""
     try:
         found = [TaskLog(log.location, log.header) for log in found_logs(argument)]
     except LogError as ex:

@@ -18,11 +18,9 @@ TOO_SMALL_COLOUR = "#9e9e9e"
 
 
 def forest_plot(frame: pd.DataFrame, path: str | Path, *, kind: str) -> Path:
-    """One row per (comparison, metric, group): the estimate and its 95% interval.
-
-    ``kind`` ``compare`` plots candidate - baseline around a line at 0;
-    ``describe`` plots each value. Groups flagged too small are grey.
-    """
+    """One row per (comparison, metric, group): the estimate (``kind`` ``compare``: candidate -
+    baseline, around a line at 0; ``describe``: the value) and its 95% interval; grey if too
+    small."""
     try:
         from matplotlib.figure import Figure
     except ImportError:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.compare.analysis import ALL, NEWCOMBE_MCNEMAR, OVERALL
@@ -40,10 +39,10 @@ def missing(value: Any) -> bool:
         return True
 
 
-def number(value: Any, digits: int = 3, sign: bool = False) -> str:
+def number(value: Any, sign: bool = False) -> str:
     if missing(value):
         return "-"
-    return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+    return f"{value:+.3f}" if sign else f"{value:.3f}"
 
 
 def interval_text(low: Any, high: Any, sign: bool = False) -> str:
@@ -76,60 +75,47 @@ def aligned(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1
     return [line(headers), *(line(r) for r in rows)]
 
 
-@dataclass(frozen=True)
-class Layout:
-    """How one kind of result prints: a section per run, a table per metric, a row per group."""
-
-    run_keys: tuple[str, ...]
-    title: Callable[[tuple[Any, ...]], str]
-    kind: Callable[[dict[str, Any]], str]
-    headers: tuple[str, ...]
-    cells: Callable[[dict[str, Any]], list[str]]
+COMPARISON_HEADERS = ("n", "base", "cand", "diff", "95% CI", "p", "p Holm", "b/c")
+DESCRIPTION_HEADERS = ("n", "value", "95% CI")
 
 
-COMPARISON = Layout(
-    run_keys=("task", "baseline", "candidate"),
-    title=lambda key: f"== {key[0]}: {key[2]} vs {key[1]} (baseline) ==",
-    kind=lambda r: "proportion" if r["method"] == NEWCOMBE_MCNEMAR else "bootstrap",
-    headers=("n", "base", "cand", "diff", "95% CI", "p", "p Holm", "b/c"),
-    cells=lambda r: [
-        str(r["n"]),
-        number(r["baseline_value"]),
-        number(r["candidate_value"]),
-        number(r["difference"], sign=True),
-        interval_text(r["ci_low"], r["ci_high"], sign=True),
-        p_text(r["p_value"]),
-        p_text(r["p_holm"]),
-        discordant(r),
-    ],
-)
-DESCRIPTION = Layout(
-    run_keys=("task", "log", "model"),
-    title=lambda key: f"== {key[0]}: {key[2]} ({key[1]}) ==",
-    kind=lambda r: str(r["method"]),
-    headers=("n", "value", "95% CI"),
-    cells=lambda r: [str(r["n"]), number(r["value"]), interval_text(r["ci_low"], r["ci_high"])],
-)
-
-
-def tables_text(frame: pd.DataFrame, layout: Layout) -> list[str]:
+def tables_text(frame: pd.DataFrame, kind: str) -> list[str]:
+    """A section per run, a table per metric, a row per group."""
+    compare = kind == "compare"
     lines: list[str] = []
-    for key, part in frame.groupby(list(layout.run_keys), sort=False):
-        lines += ["", layout.title(key)]
+    runs = ["task", "baseline", "candidate"] if compare else ["task", "log", "model"]
+    for (task, first, second), part in frame.groupby(runs, sort=False):
+        title = f"{second} vs {first} (baseline)" if compare else f"{second} ({first})"
+        lines += ["", f"== {task}: {title} =="]
         for (metric,), rows in part.groupby(["metric"], sort=False):
             records = rows.to_dict("records")
-            lines += ["", f"{metric} ({layout.kind(records[0])})"]
+            method = str(records[0]["method"])
+            if compare:
+                method = "proportion" if method == NEWCOMBE_MCNEMAR else "bootstrap"
+            lines += ["", f"{metric} ({method})"]
             table = [
-                ["  " + group_label(r), *layout.cells(r), FLAG if r["warning"] else ""]
+                ["  " + group_label(r), *cells(r, compare), FLAG if r["warning"] else ""]
                 for r in records
             ]
-            lines += aligned(["  group", *layout.headers, ""], table)
+            headers = COMPARISON_HEADERS if compare else DESCRIPTION_HEADERS
+            lines += aligned(["  group", *headers, ""], table)
     return lines
 
 
-def discordant(row: dict[str, Any]) -> str:
+def cells(row: dict[str, Any], compare: bool) -> list[str]:
+    if not compare:
+        return [str(row["n"]), number(row["value"]), interval_text(row["ci_low"], row["ci_high"])]
     a, b = row["baseline_only"], row["candidate_only"]
-    return "-" if missing(a) or missing(b) else f"{int(a)}/{int(b)}"
+    return [
+        str(row["n"]),
+        number(row["baseline_value"]),
+        number(row["candidate_value"]),
+        number(row["difference"], sign=True),
+        interval_text(row["ci_low"], row["ci_high"], sign=True),
+        p_text(row["p_value"]),
+        p_text(row["p_holm"]),
+        "-" if missing(a) or missing(b) else f"{int(a)}/{int(b)}",
+    ]
 
 
 def render(frame: pd.DataFrame, kind: str, fmt: str) -> str:
@@ -142,10 +128,9 @@ def render(frame: pd.DataFrame, kind: str, fmt: str) -> str:
     if fmt == "csv":
         return str(frame.to_csv(index=False))
     if fmt == "markdown":
-        body = [markdown_table(frame)]
-        return "\n\n".join([*body, *(f"- {note}" for note in notes), METHOD_NOTES[kind]]) + "\n"
-    layout = COMPARISON if kind == "compare" else DESCRIPTION
-    prose = [*notes, *tables_text(frame, layout), "", METHOD_NOTES[kind]]
+        parts = [markdown_table(frame), *(f"- {note}" for note in notes), METHOD_NOTES[kind]]
+        return "\n\n".join(parts) + "\n"
+    prose = [*notes, *tables_text(frame, kind), "", METHOD_NOTES[kind]]
     if frame["warning"].astype(bool).any():
         prose.append(LEGEND)
     return text(prose)
@@ -170,14 +155,8 @@ def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def json_text(data: Any) -> str:
-    return json.dumps(data, indent=2, default=_plain) + "\n"
-
-
-def _plain(value: Any) -> Any:
-    # numpy scalars (int64, float64, bool_) in the records
-    if hasattr(value, "item"):
-        return value.item()
-    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+    # numpy scalars (int64, float64, bool_), as older pandas leave them in the records
+    return json.dumps(data, indent=2, default=lambda value: value.item()) + "\n"
 
 
 def markdown_table(frame: pd.DataFrame) -> str:
@@ -243,7 +222,7 @@ def judges_render(result: JudgeAgreement, fmt: str) -> str:
         cells = [[grade, *(str(v) for v in table.loc[grade])] for grade in table.index]
         lines += aligned(["", *table.columns], cells)
     lines += ["", "How the metrics move (first grading = baseline):"]
-    lines += tables_text(result.metrics, COMPARISON)
+    lines += tables_text(result.metrics, "compare")
     if not result.disagreements.empty:
         lines += ["", "Answers graded differently:"]
         rows = [

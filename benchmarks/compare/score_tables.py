@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from inspect_ai.scorer import Score, value_to_float
 
-from benchmarks.compare.logs import CompareError, SampleRecord, TaskLog
+from benchmarks.compare.logs import CompareError, SampleRecord, TaskLog, read_samples
 from benchmarks.spec import FloatArray
 
 MISSING_CATEGORY = "(none)"
@@ -23,12 +23,9 @@ _to_float = value_to_float()
 
 @dataclass
 class ScoreTable:
-    """Per-question scores of one log under one scorer (epochs averaged).
-
-    ``values`` is (questions, components); ``ids`` gives its rows. Questions
-    with an error, or without this score in some epoch, are in ``unscored``
-    and not in ``values``.
-    """
+    """Per-question scores of one log under one scorer (epochs averaged): ``values`` is
+    (questions, components), ``ids`` its rows; a question with an error, or without this score
+    in some epoch, is in ``unscored`` instead."""
 
     ids: list[str]
     values: FloatArray
@@ -93,10 +90,7 @@ def score_table(log: TaskLog, samples: Sequence[SampleRecord], scorer: str) -> S
 
 def scorer_names(samples: Sequence[SampleRecord]) -> list[str]:
     """Score names present in the log's samples, in first-seen order."""
-    names: dict[str, None] = {}
-    for sample in samples:
-        names.update(dict.fromkeys(sample.scores or {}))
-    return list(names)
+    return list(dict.fromkeys(name for sample in samples for name in sample.scores or {}))
 
 
 def no_score(log: TaskLog, wanted: str, present: list[str]) -> CompareError:
@@ -106,14 +100,15 @@ def no_score(log: TaskLog, wanted: str, present: list[str]) -> CompareError:
     )
 
 
-def require_scorer(log: TaskLog, samples: Sequence[SampleRecord], scorer: str | None) -> str:
-    """The scorer to read: the task's own, or one named by the user (it must exist)."""
+def load_table(log: TaskLog, scorer: str | None) -> ScoreTable:
+    """The log's scores under ``scorer``: by default the task's own (a named one must exist)."""
+    samples = read_samples(log)
     present = scorer_names(samples)
     own = [log.spec.scorer, *log.spec.other_scorers]
     wanted = scorer or next((name for name in own if name in present), own[0])
     if wanted not in present:
         raise no_score(log, wanted, present)
-    return wanted
+    return score_table(log, samples, wanted)
 
 
 def _target_text(target: str | list[str]) -> str:

@@ -1,43 +1,8 @@
-"""Interval estimates, paired tests and agreement coefficients for benchmark scores (numpy only).
+"""Interval estimates, paired tests and agreement coefficients for benchmark scores.
 
-The methods, and why each was chosen:
-
-- Single proportion: the Wilson (1927) score interval, which keeps its coverage
-  near the nominal level for small n and proportions near 0 or 1, where the
-  Wald interval fails (E. B. Wilson, "Probable inference, the law of
-  succession, and statistical inference", JASA 22, 1927).
-- Paired proportions, difference: Newcombe's hybrid score interval for the
-  difference of paired proportions, method 10 of R. G. Newcombe, "Improved
-  confidence intervals for the difference between binomial proportions based on
-  paired data", Statistics in Medicine 17, 1998: Wilson intervals of the two
-  marginal proportions, combined with the correlation estimate phi, whose
-  numerator ``ad - bc`` is shrunk by ``n/2`` towards 0 when positive (as in
-  Newcombe & Altman, "Statistics with Confidence", 2000, and Fagerland,
-  Lydersen & Laake, "Statistical Analysis of Contingency Tables", 2017).
-- Paired proportions, test: McNemar's (1947) test in its exact conditional
-  form: given the ``b + c`` discordant pairs, ``b`` is Binomial(b + c, 1/2)
-  under no difference, and the two-sided p-value is twice the smaller tail,
-  capped at 1. This is the exact (conservative) p-value; the mid-p variant
-  (Fagerland, Lydersen & Laake, BMC Med Res Methodol 13:91, 2013) is offered
-  by :func:`mcnemar_exact` but not used by default, so that reported p-values
-  never understate the evidence needed.
-- Other metrics (means, ratios of sums): the nonparametric bootstrap with
-  percentile intervals (Efron & Tibshirani, "An Introduction to the
-  Bootstrap", 1993, ch. 13), resampling questions with replacement; for a
-  paired comparison both models are resampled with the same indices.
-- Several categories: Holm's (1979) step-down adjustment of p-values, which
-  controls the family-wise error rate without assumptions about dependence
-  (S. Holm, "A simple sequentially rejective multiple test procedure",
-  Scandinavian Journal of Statistics 6, 1979).
-- Agreement of two raters: Cohen's (1960) kappa (J. Cohen, "A coefficient of
-  agreement for nominal scales", Educational and Psychological Measurement
-  20, 1960); of several raters: Fleiss' (1971) kappa (J. L. Fleiss,
-  "Measuring nominal scale agreement among many raters", Psychological
-  Bulletin 76, 1971), in ``benchmarks.scorers.judge_agreement``, whose metric
-  computes it during a run.
-
-The exact binomial tail is computed with integer arithmetic, so scipy is not
-needed at run time (the tests use it as an independent oracle).
+numpy and integer arithmetic only (scipy is the tests' oracle). The methods, their references
+and why each was chosen: docs/compare.md, "The statistics". Fleiss' kappa is in
+``benchmarks.scorers.judge_agreement``, whose metric computes it during a run.
 """
 
 from __future__ import annotations
@@ -56,6 +21,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 CONFIDENCE = 0.95
+Z = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)  # two-sided: 1.95996... for 95%
 # Bounds the memory of one block of bootstrap resample counts (float64 cells).
 BOOTSTRAP_BLOCK_CELLS = 4_000_000
 
@@ -69,34 +35,31 @@ class Interval:
     high: float
 
 
-def wilson_interval(successes: int, n: int, confidence: float = CONFIDENCE) -> Interval:
-    """Wilson (1927) score interval of a proportion ``successes / n``."""
+def wilson_interval(successes: int, n: int) -> Interval:
+    """Wilson (1927) score interval of a proportion ``successes / n``: it keeps its coverage
+    for small n and proportions near 0 or 1, where the Wald interval fails."""
     if n <= 0:
         return Interval(math.nan, math.nan)
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)  # two-sided: 1.95996... for 95%
     p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half_width = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    denominator = 1 + Z * Z / n
+    centre = (p + Z * Z / (2 * n)) / denominator
+    half_width = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / denominator
     # Clip rounding noise: at p = 0 or 1 one limit is exactly 0 or 1.
     return Interval(max(0.0, centre - half_width), min(1.0, centre + half_width))
 
 
 def newcombe_paired_interval(
-    both: int, first_only: int, second_only: int, neither: int, confidence: float = CONFIDENCE
+    both: int, first_only: int, second_only: int, neither: int
 ) -> Interval:
-    """Newcombe (1998, method 10) interval of ``p_first - p_second`` for paired binary outcomes.
-
-    ``both``: pairs where both succeed; ``first_only``: the first succeeds and
-    the second fails; ``second_only``: the reverse; ``neither``: both fail.
-    """
+    """Newcombe (1998, method 10) interval of ``p_first - p_second`` for paired binary outcomes,
+    from the counts of pairs where both succeed, the first only, the second only, neither."""
     n = both + first_only + second_only + neither
     if n == 0:
         return Interval(math.nan, math.nan)
     first_successes, second_successes = both + first_only, both + second_only
     p1, p2 = first_successes / n, second_successes / n
-    first = wilson_interval(first_successes, n, confidence)
-    second = wilson_interval(second_successes, n, confidence)
+    first = wilson_interval(first_successes, n)
+    second = wilson_interval(second_successes, n)
     margins = first_successes * (n - first_successes) * second_successes * (n - second_successes)
     phi = 0.0
     if margins > 0:
@@ -114,40 +77,26 @@ def newcombe_paired_interval(
     return Interval(max(-1.0, difference - delta), min(1.0, difference + epsilon))
 
 
-def binomial_half_lower_tail(successes: int, trials: int, *, mid_p: bool = False) -> float:
-    """P(X <= successes) for X ~ Binomial(trials, 1/2), exactly (mid-p: P(X < s) + P(X = s)/2)."""
-    if successes < 0:
-        return 0.0
-    if successes >= trials:
-        return 1.0 if not mid_p or successes > trials else 1.0 - 0.5 / 2**trials
+def mcnemar_exact(first_only: int, second_only: int, *, mid_p: bool = False) -> float:
+    """Two-sided p-value of McNemar's exact conditional test from the discordant counts: twice
+    P(X <= the smaller count) for X ~ Binomial(b + c, 1/2), capped at 1 (mid-p: the tail
+    P(X < s) + P(X = s)/2); 1.0 when there are no discordant pairs."""
+    trials, smaller = first_only + second_only, min(first_only, second_only)
     # Binomial coefficients by the exact recurrence C(n, k+1) = C(n, k) (n - k) / (k + 1).
     coefficient, tail = 1, 0
-    for k in range(successes):
+    for k in range(smaller):
         tail += coefficient
         coefficient = coefficient * (trials - k) // (k + 1)
     # Integer numerator and denominator: one correctly rounded division.
     if mid_p:
-        return (2 * tail + coefficient) / 2 ** (trials + 1)
-    return (tail + coefficient) / 2**trials
-
-
-def mcnemar_exact(first_only: int, second_only: int, *, mid_p: bool = False) -> float:
-    """Two-sided p-value of McNemar's exact conditional test from the discordant counts.
-
-    Twice the smaller binomial tail of Binomial(b + c, 1/2), capped at 1; 1.0
-    when there are no discordant pairs.
-    """
-    discordant = first_only + second_only
-    if discordant == 0:
-        return 1.0
-    smaller = min(first_only, second_only)
-    return min(1.0, 2 * binomial_half_lower_tail(smaller, discordant, mid_p=mid_p))
+        return min(1.0, 2 * ((2 * tail + coefficient) / 2 ** (trials + 1)))
+    return min(1.0, 2 * ((tail + coefficient) / 2**trials))
 
 
 def holm_adjust(p_values: list[float]) -> list[float]:
-    """Holm (1979) step-down adjusted p-values, in the input order (NaNs stay NaN)."""
-    indexed = [(p, i) for i, p in enumerate(p_values) if not math.isnan(p)]
-    indexed.sort()
+    """Holm (1979) step-down adjusted p-values, in the input order (NaNs stay NaN): they
+    control the family-wise error rate whatever the dependence between the tests."""
+    indexed = sorted((p, i) for i, p in enumerate(p_values) if not math.isnan(p))
     count = len(indexed)
     adjusted = [math.nan] * len(p_values)
     running = 0.0
@@ -159,11 +108,8 @@ def holm_adjust(p_values: list[float]) -> list[float]:
 
 
 def cohen_kappa(confusion: npt.ArrayLike) -> float:
-    """Cohen's (1960) kappa from a square table (rows: rater 1, columns: rater 2).
-
-    NaN when chance agreement is 1 (both raters used one and the same category
-    throughout), where kappa is undefined.
-    """
+    """Cohen's (1960) kappa from a square table (rows: rater 1, columns: rater 2); NaN where it
+    is undefined (chance agreement 1: both raters used one and the same category throughout)."""
     table = np.asarray(confusion, dtype=float)
     total = table.sum()
     if table.ndim != 2 or table.shape[0] != table.shape[1]:
@@ -183,16 +129,9 @@ def bootstrap_statistics(
     resamples: int,
     rng: np.random.Generator,
 ) -> FloatArray:
-    """``statistic`` on ``resamples`` bootstrap resamples of the rows of ``values``.
-
-    ``values`` is (n, k): one row per question, one column per summed
-    quantity. A resample draws n row indices with replacement; since every
-    statistic here is a function of column sums, each resample is represented
-    by its row counts and its sums are ``counts @ values`` (one matrix product
-    per block of resamples). Blocks bound memory to ``BOOTSTRAP_BLOCK_CELLS``
-    counts (32 MB).
-    Returns (resamples, m).
-    """
+    """``statistic`` on ``resamples`` bootstrap resamples of the rows of ``values`` (n, k), as
+    (resamples, m): every statistic here is a function of column sums, so a resample is its
+    row counts and its sums are ``counts @ values`` (docs/compare.md, "Speed")."""
     n = values.shape[0]
     if n == 0:
         raise ValueError("cannot bootstrap an empty sample.")
@@ -211,21 +150,17 @@ def bootstrap_statistics(
     return np.concatenate(results)
 
 
-def percentile_interval(draws: FloatArray, confidence: float = CONFIDENCE) -> Interval:
-    """The bootstrap percentile interval: the central ``confidence`` share of ``draws``."""
-    tail = (1 - confidence) / 2
+def percentile_interval(draws: FloatArray) -> Interval:
+    """The bootstrap percentile interval: the central ``CONFIDENCE`` share of ``draws``."""
+    tail = (1 - CONFIDENCE) / 2
     low, high = np.quantile(draws, [tail, 1 - tail])
     return Interval(float(low), float(high))
 
 
 def bootstrap_p_value(observed: float, draws: FloatArray) -> float:
-    """Two-sided bootstrap p-value of ``observed`` differing from 0.
-
-    With R draws and k of them on the other side of 0 from the observed
-    difference (at 0 or beyond), p = min(1, 2 (k + 1) / (R + 1)); the +1 keeps
-    a finite number of draws from claiming p = 0. An observed difference of
-    exactly 0 has p = 1.
-    """
+    """Two-sided bootstrap p-value of ``observed`` differing from 0: min(1, 2 (k + 1) / (R + 1))
+    with k of the R draws on the other side of 0 (the +1 keeps finite draws from claiming p = 0);
+    1 for an observed 0."""
     if observed == 0 or math.isnan(observed):
         return 1.0 if observed == 0 else math.nan
     other_side = int(np.count_nonzero(draws <= 0 if observed > 0 else draws >= 0))
