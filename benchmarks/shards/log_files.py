@@ -1,11 +1,6 @@
-"""Inspect logs at the locations users name: files, folders, eval-set folders and URLs.
-
-A location is a log file (``.eval`` or ``.json``) or a folder of them, on any
-filesystem Inspect reads (a local path, ``s3://bucket/prefix``, ...): fsspec tells
-a folder from a file, Inspect lists a folder's logs (``list_eval_logs``, every
-level below it) and reads their headers. ``python -m benchmarks.compare`` and
-``python -m benchmarks.shards merge`` both find their logs here.
-"""
+"""Inspect logs at the locations users name: log files (``.eval``, ``.json``) or folders of
+them, local or at URLs (``s3://bucket/prefix``), for ``python -m benchmarks.compare`` and
+``python -m benchmarks.shards merge``."""
 
 from __future__ import annotations
 
@@ -85,14 +80,6 @@ def is_folder(location: str) -> bool:
         return bool(fs.isdir(path))
     except Exception as ex:  # credentials, endpoint, bucket: the filesystem's own words
         raise LogError(f"{location}: cannot be listed ({type(ex).__name__}: {ex}).") from None
-
-
-def file_size(location: str) -> int:
-    """The size of a file, in bytes, on any filesystem."""
-    from fsspec.core import url_to_fs
-
-    fs, path = url_to_fs(location)
-    return int(fs.size(path))
 
 
 def log_locations(location: str) -> list[str]:

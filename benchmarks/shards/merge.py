@@ -1,20 +1,11 @@
-"""The logs of a run's shards joined into one log of the whole run.
+"""The logs of a run's shards joined into one log of the whole run (docs/scaling.md).
 
-A shard's log is an ordinary Inspect log of a task run with ``-T shard=i/n``. The merge
-finds them wherever Inspect reads logs, groups them by run (everything but the shard
-must be the same: task, version, arguments, model, generation settings, data, solver
-plan, scorers, epochs, limits), and refuses, naming the log and
-what to do, a shard that is missing, unfinished or cut short (``--limit``,
-``--sample-id``, ``--no-log-samples``), and two shards holding the same sample. Each
-shard's newest finished log is merged (an older one when the newest did not finish, with
-a note). The merged log is the first shard's header with the shard argument left out and
-the whole dataset's size and ids, every shard's samples as they are, usage and times
-summed over the shards, and the metrics recomputed by Inspect (``recompute_metrics``)
-from all the samples, so the viewer, ``inspect score`` and ``python -m
-benchmarks.compare`` read it as one run. Its ``eval.shards`` (Inspect's ``EvalShards``)
-lists the shard logs it was made from; a merged log written as ``<name>.eval`` beside a
-``<name>.shards/<k>/`` layout makes the viewer hide the shards it covers, as Inspect
-does for its own shard sets.
+Shards are grouped by run (everything but the shard alike) and each refusal names the log
+and what to do. The merged log is the first shard's header without the shard argument,
+with the whole dataset's ids, every shard's samples as they are, usage and times summed,
+the metrics recomputed by Inspect from all the samples, and ``eval.shards`` (Inspect's
+``EvalShards``) listing the shard logs, so the viewer, ``inspect score`` and ``python -m
+benchmarks.compare`` read it as one run.
 """
 
 from __future__ import annotations
@@ -27,6 +18,7 @@ from collections.abc import Sequence
 from itertools import zip_longest
 from typing import Any
 
+from fsspec.core import url_to_fs
 from inspect_ai.log import (
     EvalLog,
     EvalSample,
@@ -39,7 +31,7 @@ from inspect_ai.log import (
 from inspect_ai.model import ModelUsage
 
 from benchmarks.runtime.task_parameters import SHARD_ARGUMENT, Shard
-from benchmarks.shards.log_files import FoundLog, LogError, file_size, found_logs
+from benchmarks.shards.log_files import FoundLog, LogError, found_logs
 
 # The run options that change what a sample may do, so shards must share them.
 LIMITS = ("message_limit", "token_limit", "time_limit", "working_limit", "cost_limit")
@@ -279,6 +271,7 @@ def drop_shard(args: dict[str, Any] | None) -> dict[str, Any]:
 def ledger_entry(log: FoundLog, ids: list[Any]) -> EvalShardEntry:
     header = log.header
     digest = hashlib.sha256(json.dumps([str(id) for id in ids]).encode()).hexdigest()
+    fs, path = url_to_fs(log.location)
     return EvalShardEntry(
         shard=str(shard_of(log).index),
         log=log.file_name,
@@ -291,7 +284,7 @@ def ledger_entry(log: FoundLog, ids: list[Any]) -> EvalShardEntry:
         completed_at=header.stats.completed_at,
         model_usage=header.stats.model_usage,
         role_usage=header.stats.role_usage,
-        size=file_size(log.location),
+        size=int(fs.size(path)),
     )
 
 
