@@ -26,6 +26,8 @@ from benchmarks.runtime.inspect_private import active_generate_config
 NONE_SPELLINGS = frozenset({"None", "none"})
 # What None means for a switch a profile sets (``NoneMeans``).
 PROFILES_VALUE = "the profile's"
+# A batched request waits for its whole batch: the batch APIs' window is a day.
+BATCH_ATTEMPT_TIMEOUT = 86_400
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,17 @@ def task_arguments(
         former = (renamed_values or {}).get((name, value)) if isinstance(value, str) else None
         if former is not None:
             fail(task, f"{name} {value!r} was renamed {former!r}.")
-        checked[name] = checked_value(task, name, hints[name], value)
+        allowed = Allowed.of(hints[name])
+        if allowed.none and (value is None or (isinstance(value, str) and value in NONE_SPELLINGS)):
+            value = None
+        elif allowed.parse is not None:
+            try:
+                allowed.parse(value)
+            except ValueError as ex:
+                fail(task, f"{name} {ex}")
+        elif not allowed.accepts(value):
+            fail(task, allowed.refusal(name, value))
+        checked[name] = value
     for name in unknown:
         if name in (renamed or {}):
             fail(task, f"{name} was renamed {(renamed or {})[name]}.")
@@ -111,17 +123,7 @@ def task_arguments(
             task,
             f"unknown parameter {name!r}; {hint}the parameters are {', '.join(checked)}.",
         )
-    refuse_unfit_run_options(task)
-    return Arguments(task_name=task, **checked)
-
-
-# A batched request waits for its whole batch: the batch APIs' window is a day.
-BATCH_ATTEMPT_TIMEOUT = 86_400
-
-
-def refuse_unfit_run_options(task: str) -> None:
-    """Refuse run options that cannot work together, before any data or model: the run's
-    generation settings while the task is built by ``inspect eval`` (defaults otherwise)."""
+    # the run's generation settings while inspect eval builds the task (defaults otherwise)
     config = active_generate_config()
     timeout = config.attempt_timeout
     if config.batch and timeout is not None and timeout < BATCH_ATTEMPT_TIMEOUT:
@@ -132,21 +134,7 @@ def refuse_unfit_run_options(task: str) -> None:
             f"often hours, and would be cancelled and sent again every {timeout} s; pass "
             f"--attempt-timeout {BATCH_ATTEMPT_TIMEOUT} (a day) or more with --batch.",
         )
-
-
-def checked_value(task: str, name: str, annotation: Any, value: Any) -> Any:
-    """``value`` if ``annotation`` allows it (null spelled as text becomes None), else fail."""
-    allowed = Allowed.of(annotation)
-    if allowed.none and (value is None or (isinstance(value, str) and value in NONE_SPELLINGS)):
-        return None
-    if allowed.parse is not None:
-        try:
-            allowed.parse(value)
-        except ValueError as ex:
-            fail(task, f"{name} {ex}")
-    elif not allowed.accepts(value):
-        fail(task, allowed.refusal(name, value))
-    return value
+    return Arguments(task_name=task, **checked)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass
 from datetime import datetime
 
+from fsspec.core import url_to_fs
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from benchmarks.runtime.errors import UserInputError
@@ -73,8 +74,6 @@ def display_path(location: str) -> str:
 
 def is_folder(location: str) -> bool:
     """Whether ``location`` is a folder (a prefix holding objects, on an object store)."""
-    from fsspec.core import url_to_fs
-
     try:
         fs, path = url_to_fs(location)
         return bool(fs.isdir(path))
