@@ -64,14 +64,6 @@ def fail(task: str, message: str) -> NoReturn:
     raise TaskParameterError(f"{task}: {message}")
 
 
-class Arguments(types.SimpleNamespace):
-    """A task's checked parameter values, by name (``args.shots``); ``task_name``: the
-    task's (not a parameter: it names the task in messages)."""
-
-    def items(self) -> dict[str, Any]:
-        return {name: value for name, value in vars(self).items() if name != "task_name"}
-
-
 def task_arguments(
     function: Callable[..., Any],
     given: Mapping[str, Any],
@@ -80,8 +72,9 @@ def task_arguments(
     renamed: Mapping[str, str] | None = None,
     renamed_values: Mapping[tuple[str, str], str] | None = None,
 ) -> Any:
-    """The task's parameter values (an ``Arguments``), each checked against its annotation,
-    and the run options that cannot work together.
+    """The task's parameter values by name (``args.shots``; ``args.task_name`` names the task
+    in messages), each checked against its annotation, and the run options that cannot work
+    together.
 
     Args:
         function: The task function (as decorated: it is unwrapped).
@@ -134,7 +127,7 @@ def task_arguments(
             f"often hours, and would be cancelled and sent again every {timeout} s; pass "
             f"--attempt-timeout {BATCH_ATTEMPT_TIMEOUT} (a day) or more with --batch.",
         )
-    return Arguments(task_name=task, **checked)
+    return types.SimpleNamespace(task_name=task, **checked)
 
 
 @dataclass(frozen=True)

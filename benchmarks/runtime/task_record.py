@@ -56,10 +56,7 @@ def resolved_settings(task_args: Mapping[str, Any], metadata: Mapping[str, Any] 
 
 def one_line(value: Any) -> str:
     """``value`` as text on one line: control characters (a stop sequence's ``\\n``) escaped."""
-    text = str(value)
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in str(value))
 
 
 class RunEnd(Hooks):

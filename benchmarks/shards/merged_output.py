@@ -49,10 +49,8 @@ def merged_location(
     log: EvalLog, locations: Sequence[str], output: str | None, *, single_run: bool
 ) -> str:
     """``output`` if it names a .eval file; ``<name>.eval`` beside a lone ``<name>.shards``
-    folder holding one run (unless ``output`` names another folder); else a file in
-    ``output``, by default beside the shards: in the folder that holds a lone
-    ``<name>.shards``, or in the lone folder given; else in the log folder
-    (``$INSPECT_LOG_DIR``, ``./logs``)."""
+    folder of one run; else a new file in ``output``, by default beside the shards, else in
+    ``$INSPECT_LOG_DIR`` (``./logs``)."""
     if output is not None and output.endswith(".eval"):
         return output
     if output is not None and output.endswith(".json"):
