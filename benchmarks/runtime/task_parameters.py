@@ -160,7 +160,7 @@ class Allowed:
             if get_origin(member) is Literal:
                 literals += get_args(member)
             elif member in (bool, int, float, str) and not (member is str and one_of):
-                kinds.add(member)  # OneOf: only its values
+                kinds.add(member)  # with OneOf, a str takes only its values
         return cls(
             literals=tuple(literals),
             kinds=frozenset(kinds),
@@ -197,9 +197,8 @@ class Allowed:
             choices = ", ".join(map(str, self.literals))
             return f"unknown {name} {value!r}; choose one of {choices}."
         if self.kinds == {bool}:
-            kind = "true, false or " + null if self.none else "true or false"
-            return f"{name} must be {kind}, got {value!r}."
-        if int in self.kinds:
+            kind = "true, false" if self.none else "true or false"
+        elif int in self.kinds:
             integers: dict[float | None, str] = {
                 None: "an integer",
                 0: "a non-negative integer",

@@ -99,14 +99,12 @@ def log_locations(location: str) -> list[str]:
     return files
 
 
-def read_header(location: str) -> EvalLog:
-    """The log's header (its samples are not read)."""
-    try:
-        return read_eval_log(location, header_only=True)
-    except Exception as ex:  # Inspect raises many kinds for a file that is not a log.
-        raise LogError(f"{display_path(location)}: not a readable Inspect log ({ex}).") from None
-
-
 def found_logs(location: str) -> list[FoundLog]:
-    """Every log ``location`` names, with its header."""
-    return [FoundLog(path, read_header(path)) for path in log_locations(location)]
+    """Every log ``location`` names, with its header (its samples are not read)."""
+    found = []
+    for path in log_locations(location):
+        try:
+            found.append(FoundLog(path, read_eval_log(path, header_only=True)))
+        except Exception as ex:  # Inspect raises many kinds for a file that is not a log.
+            raise LogError(f"{display_path(path)}: not a readable Inspect log ({ex}).") from None
+    return found
