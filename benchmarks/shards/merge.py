@@ -1,11 +1,7 @@
-"""The logs of a run's shards joined into one log of the whole run (docs/scaling.md).
-
-Shards are grouped by run (everything but the shard alike) and each refusal names the log
-and what to do. The merged log is the first shard's header without the shard argument,
-with the whole dataset's ids, every shard's samples as they are, usage and times summed,
-the metrics recomputed by Inspect from all the samples, and ``eval.shards`` (Inspect's
-``EvalShards``) listing the shard logs, so the viewer, ``inspect score`` and ``python -m
-benchmarks.compare`` read it as one run.
+"""The logs of a run's shards joined into one log of the whole run (docs/scaling.md): the
+first shard's header without the shard argument, every shard's samples as they are, the
+metrics recomputed by Inspect, and ``eval.shards`` (Inspect's ``EvalShards``) listing the
+shard logs, so the viewer, ``inspect score`` and ``benchmarks.compare`` read it as one run.
 """
 
 from __future__ import annotations
@@ -251,13 +247,19 @@ def merged_log(run: list[FoundLog]) -> EvalLog:
         ledger=[ledger_entry(shard, ids) for shard, ids in zip(run, ids, strict=True)],
     )
     samples = [sample for samples in shard_samples for sample in samples]
+    stats = [header.stats for header in headers]
     log = EvalLog(
         version=first.version,
         status="success",
         eval=spec,
         plan=first.plan,
         results=first.results.model_copy(deep=True) if first.results else None,
-        stats=summed_stats([header.stats for header in headers]),
+        stats=EvalStats(  # the first start, the last end, the usage summed
+            started_at=min(one.started_at for one in stats),
+            completed_at=max(one.completed_at for one in stats),
+            model_usage=summed([one.model_usage for one in stats]),
+            role_usage=summed([one.role_usage for one in stats]),
+        ),
         samples=samples,
     )
     recompute_metrics(log)
@@ -288,19 +290,9 @@ def ledger_entry(log: FoundLog, ids: list[Any]) -> EvalShardEntry:
     )
 
 
-def summed_stats(stats: list[EvalStats]) -> EvalStats:
-    """The shards' times (the first start, the last end) and token usage (summed)."""
-
-    def summed(usages: list[dict[str, ModelUsage]]) -> dict[str, ModelUsage]:
-        total: dict[str, ModelUsage] = defaultdict(ModelUsage)
-        for usage in usages:
-            for name, used in usage.items():
-                total[name] = total[name] + used
-        return dict(total)
-
-    return EvalStats(
-        started_at=min(one.started_at for one in stats),
-        completed_at=max(one.completed_at for one in stats),
-        model_usage=summed([one.model_usage for one in stats]),
-        role_usage=summed([one.role_usage for one in stats]),
-    )
+def summed(usages: list[dict[str, ModelUsage]]) -> dict[str, ModelUsage]:
+    total: dict[str, ModelUsage] = defaultdict(ModelUsage)
+    for usage in usages:
+        for name, used in usage.items():
+            total[name] = total[name] + used
+    return dict(total)
