@@ -141,7 +141,7 @@ def test_task_arguments_reads_the_tasks_locals_and_its_unknown_names() -> None:
         if parameter.kind is not inspect.Parameter.VAR_KEYWORD
     }
     args = task_arguments(task, {**given, "unknown": {}})
-    assert args.items() == given and args.task_name == "scienceqa"
+    assert vars(args) == {"task_name": "scienceqa", **given}
     with pytest.raises(TaskParameterError, match=r"^scienceqa: unknown parameter 'shots'; "):
         task_arguments(task, {**given, "unknown": {"shots": 3}})
 

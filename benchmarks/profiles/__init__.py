@@ -1,16 +1,8 @@
 """Reference profiles: a reference harness's setup at a named version, as typed data.
 
-Each benchmark has a frozen dataclass of the switches its references set
-(prompt format, answer parse, few-shot draw, judge settings, ...) and the
-generation settings they send, and one instance per reference, named
-``<reference>_<version>`` (``lm_eval_0.4.13``, ``evalscope_1.14.1``), plus the
-project's own ``default``. No switch value is spelled as a profile name. A task takes
-``profile=<name>``; each of its switch parameters defaults to None, "the
-profile's", so ``-T shots=3`` overrides one switch and keeps the rest. The
-generation settings become the task's ``GenerateConfig``, which
-``--temperature`` and the like override. Each profile names what it
-reproduces and the test that proves it against the reference's own code
-(``proof``), or says that it is restated.
+Each benchmark has a frozen dataclass of the switches its references set and one instance
+per reference, named ``<reference>_<version>``, plus the project's own ``default``
+(docs/development.md, "How a benchmark is put together").
 """
 
 from __future__ import annotations
@@ -23,7 +15,7 @@ from typing import Any, Literal, TypeVar, get_args, get_type_hints
 from inspect_ai import Task
 from inspect_ai.model import GenerateConfig
 
-from benchmarks.runtime.task_parameters import Shard, fail
+from benchmarks.runtime.task_parameters import Shard
 from benchmarks.runtime.task_record import BenchmarkTask
 
 P = TypeVar("P", bound="Profile")
@@ -41,22 +33,14 @@ def switch(default: T, help: str) -> T:
     text, which the docs page's parameter table and the README's list of switches are made
     from (``python -m tests.parameter_tables``). Its type is the field's; the task's
     parameter is ``Annotated[<type> | None, ...] = None``."""
-    made: T = field(default=default, metadata={HELP: help})
-    return made
+    return field(default=default, metadata={HELP: help})
 
 
 @dataclass(frozen=True)
 class Profile:
-    """What every profile has: its name, what it reproduces, and its generation settings.
-
-    Attributes:
-        name: ``profile=`` value.
-        reference: What it reproduces, with the version.
-        proof: The differential test that runs the reference's own code
-            against it (``tests/peers/...``), or None: restated from the
-            reference's source or paper, not run.
-        generate: Generation settings the reference sends.
-    """
+    """What every profile has: its ``profile=`` name, what it reproduces (with the version),
+    the differential test that runs the reference's own code against it (``proof``; None:
+    restated, not run) and the generation settings the reference sends."""
 
     name: str
     reference: str
@@ -94,42 +78,22 @@ class Profile:
             f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in skip
         }
 
-    def metadata(self) -> dict[str, Any]:
-        """The profile's name and its switches as applied: the start of the task's
-        metadata (the log's)."""
-        return {"profile": self.name, **self.switches()}
-
     def task(self, args: Any, **task: Any) -> Task:
-        """The task's ``Task``, made of ``task`` (``Task``'s arguments), that records what
-        ran: each switch as applied, in the log's task arguments (the viewer's header) and,
-        after the profile's name, at the start of its metadata; the profile's generation
-        settings unless ``config`` is given; and shard ``args.shard`` of the dataset."""
+        """The task's ``Task``, made of ``task`` (``Task``'s arguments), recording what ran
+        (docs/development.md, "The task it returns")."""
         if args.shard is not None:
-            task["dataset"] = task["dataset"][Shard.parse(args.shard).rows]
+            shard = Shard.parse(args.shard)
+            task["dataset"] = task["dataset"][shard.index :: shard.count]
         return BenchmarkTask(
             as_run=self.switches(),
-            metadata={**self.metadata(), **task.pop("metadata", {})},
+            metadata={"profile": self.name, **self.switches(), **task.pop("metadata", {})},
             config=task.pop("config", self.generate),
             **task,
         )
 
 
 def chosen_profile(profiles: Mapping[str, P], args: Any) -> P:
-    """The profile the task's checked arguments (``task_arguments``) name, each of its
-    switches given a value there replaced."""
-    profile = profile_named(args.task_name, profiles, args.profile)
+    """The profile the task's checked arguments (``task_arguments``, which refuse an unknown
+    profile) name, each of its switches given a value there replaced."""
+    profile = profiles[args.profile]
     return profile.with_overrides({name: getattr(args, name) for name in profile.switch_names()})
-
-
-def profile_named(
-    task: str,
-    profiles: Mapping[str, P],
-    name: str,
-    renamed: Mapping[str, str] | None = None,
-) -> P:
-    """The profile ``name`` of ``task`` (a former name gets its new one)."""
-    if name in profiles:
-        return profiles[name]
-    if name in (renamed or {}):
-        fail(task, f"profile {name!r} was renamed {(renamed or {})[name]!r}.")
-    fail(task, f"unknown profile {name!r}; choose one of {', '.join(profiles)}.")

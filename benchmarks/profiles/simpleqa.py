@@ -58,8 +58,7 @@ class SimpleQAProfile(Profile):
 
 
 SIMPLEQA_PROFILES: dict[str, SimpleQAProfile] = {
-    # The judge settings of simple-evals' grading_sampler of the SimpleQA release:
-    # ChatCompletionSampler(model="gpt-4o") with its defaults (0.5, 1024, no system message).
+    # the judge: simple-evals' ChatCompletionSampler(model="gpt-4o") with its defaults
     "default": SimpleQAProfile(
         name="default",
         reference="this project's: the bare question; the judge with the settings of "

@@ -22,13 +22,9 @@ AnswerParse = Literal[
 Scoring = Literal["generate", "loglikelihood"]
 # How scoring=loglikelihood requests each option (benchmarks/scorers/loglikelihood.py).
 LoglikelihoodRequest = Literal["token_ids", "prompt_logprobs", "text"]
-# evalscope: one user message, demonstrations before the question (evalscope's layout);
-# inspect_evals: its system message holding the demonstrations, then Inspect's
-# multiple_choice() user message in its template (benchmarks/solvers/winogrande_inspect_evals.py).
+# inspect_evals: benchmarks/solvers/winogrande_inspect_evals.py.
 PromptFormat = Literal["evalscope", "inspect_evals"]
-# per_question: this project's seeded draw per question (SeededDraws); hf_shuffle: the first
-# `shots` rows of the train split shuffled as Hugging Face datasets shuffles it, the same for
-# every question (ShuffledHeadDraws, inspect_evals' draw).
+# per_question: SeededDraws; hf_shuffle: ShuffledHeadDraws (inspect_evals' draw).
 FewshotDraw = Literal["per_question", "hf_shuffle"]
 
 

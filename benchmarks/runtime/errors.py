@@ -1,9 +1,6 @@
-"""The errors this project raises about its users' input.
-
-Both are Inspect ``PrerequisiteError``s, so the ``inspect`` command prints the
-message alone, without a traceback, and exits non-zero; from Python they are
-ordinary ``ValueError``s.
-"""
+"""The errors this project raises about its users' input: Inspect ``PrerequisiteError``s, so
+the ``inspect`` command prints the message alone, without a traceback; from Python they are
+ordinary ``ValueError``s."""
 
 from __future__ import annotations
 

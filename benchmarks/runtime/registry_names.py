@@ -1,15 +1,10 @@
 """Registry names: ``benchmarks/<name>`` however the package is installed.
 
-Inspect prefixes the name of a task, scorer, metric or solver with its package only when
-it recognizes the package as installed: in site-packages, or as an editable install whose
-distribution is named like the import package. This distribution is
-``inspect-reference-benchmarks`` and the import package ``benchmarks``, so an editable
-install (``pip install -e .``) is not recognized, and each registered object names itself
-``benchmarks/<name>`` exactly when Inspect would not add the prefix (``inspect eval
-benchmarks/triviaqa`` then works in both kinds of install). A task file loaded by path
-(``inspect eval benchmarks/triviaqa.py``) keeps the bare name, which is what Inspect looks
-up in that file. (Log task names are ``benchmarks/<name>`` in every case: each ``Task``
-sets it.)
+Inspect prefixes a registered name with its package only when it recognizes the package as
+installed; an editable install of this distribution (``inspect-reference-benchmarks``, import
+package ``benchmarks``) is not recognized, so each object names itself ``benchmarks/<name>``
+exactly when Inspect would not add the prefix. A task file loaded by path keeps the bare
+name, which is what Inspect looks up in that file.
 """
 
 from __future__ import annotations
@@ -41,13 +36,9 @@ def namespaced(name: str, module_name: str) -> str:
 
 
 def also_by_short_name(registered: T) -> T:
-    """Register a scorer under its short name too (a decorator).
-
-    Logs record a scorer by its short name (``simpleqa_scorer``), and that is what
-    ``inspect score LOG`` looks up to rebuild it with the logged options; Inspect finds an
-    object of a package only by its full name (``benchmarks/simpleqa_scorer``). The short
-    name is a second registered factory that makes the same scorer.
-    """
+    """Register a scorer under its short name too (a decorator): logs record a scorer by it
+    (``simpleqa_scorer``), which ``inspect score LOG`` looks up, while Inspect finds an object
+    of a package only by its full name (``benchmarks/simpleqa_scorer``)."""
     info = registry_info(registered)
     short = info.name.rsplit("/", 1)[-1]
     if short != info.name:

@@ -1,22 +1,11 @@
 """Task parameters checked from the task's own signature, before any data or model.
 
-A task calls ``task_arguments(<task>, locals())`` first thing: each of its
-parameters is written once, in its signature. Each is checked against its
-annotation: a ``Literal`` (or ``Annotated[str, OneOf(names)]``) gives the allowed values, a
-``bool``, ``int`` or ``float`` the type (``Annotated[..., Minimum(n)]`` a
-lower bound), ``| None`` allows null (``Annotated[..., NoneMeans("...")]``
-says what null means), ``str | os.PathLike`` a path, ``DataFiles`` a file or
-a mapping split -> file, ``Annotated[str, Parsed(parse)]`` a text that ``parse``
-reads (``shard``). ``-T`` values arrive parsed as YAML, so
-``-T include_evidence=flase`` is a string and is refused, and ``None`` /
-``none`` are read as null. A task that takes ``**unknown`` gets every other
-``-T`` name: a misspelled or renamed one is an error naming the closest
-parameter, where Inspect would only warn and drop it.
-
-Every message names the task and the parameter (``triviaqa: shots must be a
-non-negative integer or null (the profile's), got -1.``) and is a
-``TaskParameterError``, which the ``inspect`` command prints without a
-traceback. Only rules between parameters stay in the tasks (``fail``).
+A task calls ``task_arguments(<task>, locals())`` first thing; each parameter is checked
+against its annotation (docs/development.md, "Parameters"). ``-T`` values arrive parsed as
+YAML, so ``-T include_evidence=flase`` is a string and is refused. A task that takes
+``**unknown`` gets every other ``-T`` name: a misspelled one is an error naming the closest
+parameter, where Inspect would only warn and drop it. Every message names the task and is
+a ``TaskParameterError``, which the ``inspect`` command prints without a traceback.
 """
 
 from __future__ import annotations
@@ -37,6 +26,8 @@ from benchmarks.runtime.inspect_private import active_generate_config
 NONE_SPELLINGS = frozenset({"None", "none"})
 # What None means for a switch a profile sets (``NoneMeans``).
 PROFILES_VALUE = "the profile's"
+# A batched request waits for its whole batch: the batch APIs' window is a day.
+BATCH_ATTEMPT_TIMEOUT = 86_400
 
 
 @dataclass(frozen=True)
@@ -73,14 +64,6 @@ def fail(task: str, message: str) -> NoReturn:
     raise TaskParameterError(f"{task}: {message}")
 
 
-class Arguments(types.SimpleNamespace):
-    """A task's checked parameter values, by name (``args.shots``); ``task_name``: the
-    task's (not a parameter: it names the task in messages)."""
-
-    def items(self) -> dict[str, Any]:
-        return {name: value for name, value in vars(self).items() if name != "task_name"}
-
-
 def task_arguments(
     function: Callable[..., Any],
     given: Mapping[str, Any],
@@ -89,9 +72,9 @@ def task_arguments(
     renamed: Mapping[str, str] | None = None,
     renamed_values: Mapping[tuple[str, str], str] | None = None,
 ) -> Any:
-    """The task's parameter values, each checked against its annotation (an ``Arguments``;
-    null spelled as text is None there), checked first thing in a task, before any data or
-    model, with the run options that cannot work together.
+    """The task's parameter values by name (``args.shots``; ``args.task_name`` names the task
+    in messages), each checked against its annotation, and the run options that cannot work
+    together.
 
     Args:
         function: The task function (as decorated: it is unwrapped).
@@ -113,7 +96,17 @@ def task_arguments(
         former = (renamed_values or {}).get((name, value)) if isinstance(value, str) else None
         if former is not None:
             fail(task, f"{name} {value!r} was renamed {former!r}.")
-        checked[name] = checked_value(task, name, hints.get(name, Any), value)
+        allowed = Allowed.of(hints[name])
+        if allowed.none and (value is None or (isinstance(value, str) and value in NONE_SPELLINGS)):
+            value = None
+        elif allowed.parse is not None:
+            try:
+                allowed.parse(value)
+            except ValueError as ex:
+                fail(task, f"{name} {ex}")
+        elif not allowed.accepts(value):
+            fail(task, allowed.refusal(name, value))
+        checked[name] = value
     for name in unknown:
         if name in (renamed or {}):
             fail(task, f"{name} was renamed {(renamed or {})[name]}.")
@@ -123,17 +116,7 @@ def task_arguments(
             task,
             f"unknown parameter {name!r}; {hint}the parameters are {', '.join(checked)}.",
         )
-    refuse_unfit_run_options(task)
-    return Arguments(task_name=task, **checked)
-
-
-# A batched request waits for its whole batch: the batch APIs' window is a day.
-BATCH_ATTEMPT_TIMEOUT = 86_400
-
-
-def refuse_unfit_run_options(task: str) -> None:
-    """Refuse run options that cannot work together, before any data or model: the run's
-    generation settings while the task is built by ``inspect eval`` (defaults otherwise)."""
+    # the run's generation settings while inspect eval builds the task (defaults otherwise)
     config = active_generate_config()
     timeout = config.attempt_timeout
     if config.batch and timeout is not None and timeout < BATCH_ATTEMPT_TIMEOUT:
@@ -144,35 +127,19 @@ def refuse_unfit_run_options(task: str) -> None:
             f"often hours, and would be cancelled and sent again every {timeout} s; pass "
             f"--attempt-timeout {BATCH_ATTEMPT_TIMEOUT} (a day) or more with --batch.",
         )
-
-
-def checked_value(task: str, name: str, annotation: Any, value: Any) -> Any:
-    """``value`` if ``annotation`` allows it (null spelled as text becomes None), else fail."""
-    allowed = Allowed.of(annotation)
-    if allowed.none and (value is None or (isinstance(value, str) and value in NONE_SPELLINGS)):
-        return None
-    if not allowed.accepts(value) and allowed.parse is None:
-        fail(task, allowed.refusal(name, value))
-    if allowed.parse is not None:
-        try:
-            allowed.parse(value)
-        except ValueError as ex:
-            fail(task, f"{name} {ex}")
-    return value
+    return types.SimpleNamespace(task_name=task, **checked)
 
 
 @dataclass(frozen=True)
 class Allowed:
-    """What an annotation allows."""
+    """What an annotation allows (``files``: ``DataFiles``, a path or a mapping split -> path)."""
 
     literals: tuple[Any, ...] = ()
     kinds: frozenset[type] = frozenset()
     none: bool = False
     minimum: float | None = None
     none_means: str | None = None
-    paths: bool = False
-    mappings: bool = False
-    anything: bool = False
+    files: bool = False
     parse: Callable[[str], object] | None = None
 
     @classmethod
@@ -189,35 +156,22 @@ class Allowed:
         one_of = [value for m in metadata if isinstance(m, OneOf) for value in m.values]
         literals: list[Any] = list(one_of)
         kinds: set[type] = set()
-        paths = mappings = anything = False
         for member in members:
-            origin = get_origin(member)
-            if origin is Literal:
+            if get_origin(member) is Literal:
                 literals += get_args(member)
-            elif member in (bool, int, float, str):
-                if not (member is str and one_of):  # OneOf: only its values
-                    kinds.add(member)
-            elif member is os.PathLike or origin is os.PathLike:
-                paths = True
-            elif origin is not None and isinstance(origin, type) and issubclass(origin, Mapping):
-                mappings = True
-            elif member is not type(None):
-                anything = True
+            elif member in (bool, int, float, str) and not (member is str and one_of):
+                kinds.add(member)  # with OneOf, a str takes only its values
         return cls(
             literals=tuple(literals),
             kinds=frozenset(kinds),
             none=type(None) in members,
             minimum=next((m.value for m in metadata if isinstance(m, Minimum)), None),
             none_means=next((m.meaning for m in metadata if isinstance(m, NoneMeans)), None),
-            paths=paths,
-            mappings=mappings,
-            anything=anything,
+            files=any(get_origin(member) is os.PathLike for member in members),
             parse=next((m.parse for m in metadata if isinstance(m, Parsed)), None),
         )
 
     def accepts(self, value: Any) -> bool:
-        if self.anything:
-            return True
         if isinstance(value, str) and value in self.literals:
             return True
         if isinstance(value, bool):
@@ -226,26 +180,31 @@ class Allowed:
         number |= isinstance(value, int) and (int in self.kinds or float in self.kinds)
         if number:
             return self.minimum is None or value >= self.minimum
-        if isinstance(value, str) and (str in self.kinds or self.paths):
+        if isinstance(value, str) and str in self.kinds:
             return True
-        if isinstance(value, os.PathLike) and self.paths:
-            return True
-        return self.mappings and _is_file_mapping(value)
+        if not self.files or isinstance(value, str | os.PathLike):
+            return self.files
+        return isinstance(value, Mapping) and all(
+            isinstance(key, str) and isinstance(path, str | os.PathLike)
+            for key, path in value.items()
+        )
 
     def refusal(self, name: str, value: Any) -> str:
         null = f"null ({self.none_means})" if self.none_means else "null"
-        if self.mappings:
+        if self.files:
             return f"{name} must be a file or a mapping split -> file, got {value!r}."
-        if self.paths:
-            return f"{name} must be a path, got {value!r}."
         if self.literals and not self.kinds:
             choices = ", ".join(map(str, self.literals))
             return f"unknown {name} {value!r}; choose one of {choices}."
         if self.kinds == {bool}:
-            kind = "true, false or " + null if self.none else "true or false"
-            return f"{name} must be {kind}, got {value!r}."
-        if int in self.kinds:
-            kind = _integer_kind(self.minimum)
+            kind = "true, false" if self.none else "true or false"
+        elif int in self.kinds:
+            integers: dict[float | None, str] = {
+                None: "an integer",
+                0: "a non-negative integer",
+                1: "a positive integer",
+            }
+            kind = integers.get(self.minimum) or f"an integer >= {self.minimum:g}"
         elif float in self.kinds:
             kind = "a number" + (f" >= {self.minimum:g}" if self.minimum is not None else "")
         else:
@@ -261,19 +220,6 @@ class Allowed:
         return f"{name} must be {kind}, got {value!r}."
 
 
-def _integer_kind(minimum: float | None) -> str:
-    if minimum is None:
-        return "an integer"
-    names = {0: "a non-negative integer", 1: "a positive integer"}
-    return names.get(int(minimum), f"an integer >= {minimum:g}")
-
-
-def _is_file_mapping(value: Any) -> bool:
-    return isinstance(value, Mapping) and all(
-        isinstance(key, str) and isinstance(path, (str, os.PathLike)) for key, path in value.items()
-    )
-
-
 # The task argument that names a shard (the merge drops it from the merged log's).
 SHARD_ARGUMENT = "shard"
 SHARD_TEXT = re.compile(r"(\d+)/(\d+)")
@@ -282,11 +228,9 @@ SHARD_TEXT = re.compile(r"(\d+)/(\d+)")
 @dataclass(frozen=True)
 class Shard:
     """Shard ``index`` of ``count``: every ``count``-th question from the ``index``-th
-    (0-based), of the questions the run evaluates (after ``num_examples``). A shard's samples
-    are the unsharded run's own (the same ids, draws, prompts and scores); striding rather
+    (0-based), of the questions the run evaluates (after ``num_examples``). Striding rather
     than cutting blocks keeps the shards the same size within one question and mixes the
-    costlier questions (long prompts, images) evenly over them. ``python -m
-    benchmarks.shards merge`` joins the shards' logs into the whole run's (docs/scaling.md).
+    costlier questions (long prompts, images) evenly over them.
     """
 
     index: int
@@ -311,11 +255,6 @@ class Shard:
     def size(self, total: int) -> int:
         """How many of ``total`` questions this shard evaluates."""
         return len(range(self.index, total, self.count))
-
-    @property
-    def rows(self) -> slice:
-        """The shard's positions among the questions (``dataset[shard.rows]``)."""
-        return slice(self.index, None, self.count)
 
 
 # The parameter every task declares: ``shard: ShardParameter = None``.

@@ -1,24 +1,12 @@
 """What a run of one of these tasks records of itself: each switch as it ran, in the log's
-task arguments (the viewer's CONFIG header) and its metadata, and at its end one line
-naming them.
-
-Inspect records ``eval.task_args`` (the viewer's header, the exported run configuration)
-from what the ``@task`` decorator attaches to the ``Task`` after the task function returns:
-the call's arguments with the signature's defaults. A switch's default is None, "the
-profile's", so the header would show nulls for what ran. ``BenchmarkTask`` is a ``Task``
-that takes the values that ran and records them in place of the call's as the decorator
-attaches them. Inspect matches runs (``eval-set`` resume, ``eval-retry``) on
-``eval.task_args_passed``, what the call passed, which is left as it is.
-
-When a run of one of these tasks ends, a hook prints its settings (the profile and each
-switch as applied) above Inspect's summary, and warns when no sample ran (``--limit 0``, a
-``--sample-id`` that matches none): Inspect ends such a run in success, saying nothing. The
-hook is registered when the first such task is built, so runs of other packages' tasks
-never see it.
+task arguments and its metadata, and at its end one line naming them (docs/development.md,
+"The task it returns"). Inspect matches runs (``eval-set`` resume, ``eval-retry``) on
+``eval.task_args_passed``, which is left as it is.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import sys
 from collections.abc import Callable, Mapping
@@ -39,13 +27,14 @@ DATA_ARGUMENTS = frozenset({"data_files", "dataset_path"})
 
 class BenchmarkTask(Task):
     """A ``Task`` whose log records ``as_run``'s value for each argument it names (the
-    others as called)."""
+    others as called): a switch's default is None, "the profile's", so the log's task
+    arguments would show nulls for what ran (``TASK_ALL_PARAMS_ATTR``)."""
 
     def __init__(self, *, as_run: Mapping[str, Any], **task: Any) -> None:
         self._as_run = dict(as_run)
         super().__init__(**task)
-        if isinstance(self.early_stopping, SolverWatch):
-            self.early_stopping.watch(self)
+        if isinstance(self.early_stopping, SolverWatch):  # its solver is its own now
+            self.early_stopping.task, self.early_stopping.own_solver = self, self.solver
         subscribe_run_end()
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -67,23 +56,14 @@ def resolved_settings(task_args: Mapping[str, Any], metadata: Mapping[str, Any] 
 
 def one_line(value: Any) -> str:
     """``value`` as text on one line: control characters (a stop sequence's ``\\n``) escaped."""
-    text = str(value)
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
-
-
-def no_sample_warning(task: str, limit: object, sample_id: object) -> str:
-    if limit == 0:
-        reason = "--limit 0 selects none"
-    elif sample_id is not None:
-        reason = f"--sample-id {sample_id} matches none"
-    else:
-        reason = "the selection (--limit, --sample-id, the data) holds none"
-    return f"{task}: no sample was evaluated ({reason}), so no metric is reported."
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in str(value))
 
 
 class RunEnd(Hooks):
+    """Prints the settings a run resolved above Inspect's summary, and warns when no sample ran
+    (``--limit 0``, a ``--sample-id`` that matches none): Inspect ends such a run in success,
+    saying nothing."""
+
     async def on_task_end(self, data: TaskEnd) -> None:
         log = data.log
         if not log.eval.task.startswith(f"{PACKAGE}/"):
@@ -93,31 +73,33 @@ class RunEnd(Hooks):
             print(f"{log.eval.task} settings: {settings}", file=sys.stderr)
         if log.status == "success" and (log.results is None or log.results.total_samples == 0):
             config = log.eval.config
-            logger.warning(no_sample_warning(log.eval.task, config.limit, config.sample_id))
+            if config.limit == 0:
+                reason = "--limit 0 selects none"
+            elif config.sample_id is not None:
+                reason = f"--sample-id {config.sample_id} matches none"
+            else:
+                reason = "the selection (--limit, --sample-id, the data) holds none"
+            logger.warning(
+                f"{log.eval.task}: no sample was evaluated ({reason}), so no metric is reported."
+            )
 
 
-_subscribed: list[bool] = []
 RUN_END = "prints the settings a run of a benchmarks/ task resolved; warns when no sample ran"
 
 
+@functools.cache
 def subscribe_run_end() -> None:
-    """Register the run-end hook, once a process."""
-    if not _subscribed:
-        hooks(name=f"{PACKAGE}/run_end", description=RUN_END)(RunEnd)
-        _subscribed.append(True)
+    """Register the run-end hook, once a process (when the first such task is built, so runs of
+    other packages' tasks never see it)."""
+    hooks(name=f"{PACKAGE}/run_end", description=RUN_END)(RunEnd)
 
 
 class SolverWatch:
-    """Whether a run's solver is the task's own: a task's early stopping (Inspect's public
-    ``EarlyStopping``, told the run's spec before any sample), which stops no sample unless
-    it refuses the run.
-
-    A solver replaces the task's own by ``--solver`` or ``eval(solver=...)`` (the spec names
-    it) or by ``task_with(task, solver=...)`` (the task's solver is another object than the
-    one it was built with). ``replaced_by`` says which for the run under way (None: the
-    task's own). With ``refusal``, a run whose solver is replaced is refused: its one line
-    printed, no sample run, no request sent (a task whose scorer reads what only its own
-    solver computes: log-likelihood scores).
+    """Whether a run's solver is the task's own (``--solver``, ``eval(solver=...)`` and
+    ``task_with(task, solver=...)`` replace it), as the task's early stopping: Inspect's public
+    ``EarlyStopping`` is told the run's spec before any sample (docs/development.md). With
+    ``refusal``, a run whose solver is replaced is refused in one line, no sample run (a scorer
+    that reads what only the task's own solver computes: log-likelihood scores).
     """
 
     def __init__(self, refusal: Callable[[str], str] | None = None) -> None:
@@ -126,10 +108,6 @@ class SolverWatch:
         self.refused: str | None = None
         self.task: Task | None = None
         self.own_solver: Any = None
-
-    def watch(self, task: Task) -> None:
-        """Watch ``task``, whose solver is its own now."""
-        self.task, self.own_solver = task, task.solver
 
     async def start_task(self, task: EvalSpec, samples: list[Any], epochs: int) -> str:
         replaced_own = self.task is not None and self.task.solver is not self.own_solver

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from benchmarks.runtime.argument_types import positive
+from benchmarks.shards import fanout, merged_output
 from benchmarks.shards.log_files import LogError
 
 
@@ -62,9 +63,6 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args, rest = parser().parse_known_args(argv)
-    # imported here: a wrong command line is answered before Inspect's import
-    from benchmarks.shards import fanout, merged_output
-
     try:
         if args.command == "merge":
             if rest:

@@ -1,12 +1,8 @@
 """``python -m benchmarks.shards eval``: one run as N ``inspect eval`` processes, merged.
 
-One ``inspect eval`` process runs its samples on one event loop, so it uses one
-core (docs/performance.md). This starts N of them with the user's arguments,
-each adding ``-T shard=i/N`` and writing its log to ``<log-dir>/<run>.shards/<i>/``
-(Inspect's layout for a sharded run), waits for all, and merges them into
-``<log-dir>/<run>.eval``. Each process has its own ``--max-connections``: N
-processes open up to N times as many connections. A shard that fails stops the
-merge; the message says how to finish it and merge by hand.
+One ``inspect eval`` process uses one core (docs/performance.md): this starts N, shard i
+of N each, writing to ``<log-dir>/<run>.shards/<i>/`` (Inspect's layout for a sharded run),
+and merges them into ``<log-dir>/<run>.eval`` (docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -35,20 +31,6 @@ TAIL_LINES = 20
 TASK_WORD = re.compile(r"(benchmarks/\w+|.*\.py(@\w+)?|.*@\w+)")
 
 
-def refusal(arguments: Sequence[str]) -> str | None:
-    """Why ``arguments`` cannot be given to every shard, or None."""
-    for index, word in enumerate(arguments):
-        option = word.split("=", 1)[0]
-        if option in REFUSED:
-            return f"{option}: {REFUSED[option]}."
-        value = arguments[index + 1] if index + 1 < len(arguments) else ""
-        task_arg = value if word in ("-T", "--task-arg") else word.removeprefix("-T")
-        task_arg = task_arg.removeprefix("--task-arg=")
-        if word.startswith(("-T", "--task-arg")) and task_arg.split("=", 1)[0] == "shard":
-            return "-T shard: this command gives each process its shard."
-    return None
-
-
 def run_name(arguments: Sequence[str]) -> str:
     """``<created>_<task>_<id>``, as Inspect names a log, for the shards folder and the
     merged log (the task as named, else the configuration's file name)."""
@@ -59,29 +41,21 @@ def run_name(arguments: Sequence[str]) -> str:
     return inspect_name(datetime.now(UTC).isoformat(timespec="seconds"), name, uuid.uuid4().hex)
 
 
-def shard_command(arguments: Sequence[str], index: int, shards: int, folder: str) -> list[str]:
+def run(arguments: Sequence[str], *, shards: int, log_dir: str) -> int:
+    """Run the shards, then merge them; 1 when a shard fails, 2 on refused arguments."""
+    for index, word in enumerate(arguments):  # what cannot be given to every shard
+        option = word.split("=", 1)[0]
+        if option in REFUSED:
+            raise LogError(f"{option}: {REFUSED[option]}.")
+        value = arguments[index + 1] if index + 1 < len(arguments) else ""
+        task_arg = value if word in ("-T", "--task-arg") else word.removeprefix("-T")
+        task_arg = task_arg.removeprefix("--task-arg=")
+        if word.startswith(("-T", "--task-arg")) and task_arg.split("=", 1)[0] == "shard":
+            raise LogError("-T shard: this command gives each process its shard.")
+    # each shard's output goes to a file: the plain display unless one is named
     display = (
         [] if any(word.startswith("--display") for word in arguments) else ["--display", "plain"]
     )
-    return [
-        sys.executable,
-        "-m",
-        "inspect_ai",
-        "eval",
-        *arguments,
-        "-T",
-        f"shard={index}/{shards}",
-        "--log-dir",
-        folder,
-        *display,
-    ]
-
-
-def run(arguments: Sequence[str], *, shards: int, log_dir: str) -> int:
-    """Run the shards, then merge them; 1 when a shard fails, 2 on refused arguments."""
-    reason = refusal(arguments)
-    if reason is not None:
-        raise LogError(reason)
     shards_folder = f"{log_dir.rstrip('/')}/{run_name(arguments)}{SHARDS_SUFFIX}"
     print(f"{shards} shards, logs in {shards_folder}/<i>/", file=sys.stderr)
     started = time.monotonic()
@@ -90,7 +64,8 @@ def run(arguments: Sequence[str], *, shards: int, log_dir: str) -> int:
         processes: list[subprocess.Popen[bytes]] = []
         try:
             for index, output in enumerate(outputs):
-                command = shard_command(arguments, index, shards, f"{shards_folder}/{index}")
+                own = ["-T", f"shard={index}/{shards}", "--log-dir", f"{shards_folder}/{index}"]
+                command = [sys.executable, "-m", "inspect_ai", "eval", *arguments, *own, *display]
                 with open(output, "wb") as sink:
                     processes.append(
                         subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)

@@ -1,11 +1,6 @@
-"""Inspect logs at the locations users name: files, folders, eval-set folders and URLs.
-
-A location is a log file (``.eval`` or ``.json``) or a folder of them, on any
-filesystem Inspect reads (a local path, ``s3://bucket/prefix``, ...): fsspec tells
-a folder from a file, Inspect lists a folder's logs (``list_eval_logs``, every
-level below it) and reads their headers. ``python -m benchmarks.compare`` and
-``python -m benchmarks.shards merge`` both find their logs here.
-"""
+"""Inspect logs at the locations users name: log files (``.eval``, ``.json``) or folders of
+them, local or at URLs (``s3://bucket/prefix``), for ``python -m benchmarks.compare`` and
+``python -m benchmarks.shards merge``."""
 
 from __future__ import annotations
 
@@ -13,6 +8,7 @@ import os
 from dataclasses import dataclass
 from datetime import datetime
 
+from fsspec.core import url_to_fs
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from benchmarks.runtime.errors import UserInputError
@@ -78,21 +74,11 @@ def display_path(location: str) -> str:
 
 def is_folder(location: str) -> bool:
     """Whether ``location`` is a folder (a prefix holding objects, on an object store)."""
-    from fsspec.core import url_to_fs
-
     try:
         fs, path = url_to_fs(location)
         return bool(fs.isdir(path))
     except Exception as ex:  # credentials, endpoint, bucket: the filesystem's own words
         raise LogError(f"{location}: cannot be listed ({type(ex).__name__}: {ex}).") from None
-
-
-def file_size(location: str) -> int:
-    """The size of a file, in bytes, on any filesystem."""
-    from fsspec.core import url_to_fs
-
-    fs, path = url_to_fs(location)
-    return int(fs.size(path))
 
 
 def log_locations(location: str) -> list[str]:
@@ -113,14 +99,12 @@ def log_locations(location: str) -> list[str]:
     return files
 
 
-def read_header(location: str) -> EvalLog:
-    """The log's header (its samples are not read)."""
-    try:
-        return read_eval_log(location, header_only=True)
-    except Exception as ex:  # Inspect raises many kinds for a file that is not a log.
-        raise LogError(f"{display_path(location)}: not a readable Inspect log ({ex}).") from None
-
-
 def found_logs(location: str) -> list[FoundLog]:
-    """Every log ``location`` names, with its header."""
-    return [FoundLog(path, read_header(path)) for path in log_locations(location)]
+    """Every log ``location`` names, with its header (its samples are not read)."""
+    found = []
+    for path in log_locations(location):
+        try:
+            found.append(FoundLog(path, read_eval_log(path, header_only=True)))
+        except Exception as ex:  # Inspect raises many kinds for a file that is not a log.
+            raise LogError(f"{display_path(path)}: not a readable Inspect log ({ex}).") from None
+    return found

@@ -1,20 +1,7 @@
-"""The logs of a run's shards joined into one log of the whole run.
-
-A shard's log is an ordinary Inspect log of a task run with ``-T shard=i/n``. The merge
-finds them wherever Inspect reads logs, groups them by run (everything but the shard
-must be the same: task, version, arguments, model, generation settings, data, solver
-plan, scorers, epochs, limits), and refuses, naming the log and
-what to do, a shard that is missing, unfinished or cut short (``--limit``,
-``--sample-id``, ``--no-log-samples``), and two shards holding the same sample. Each
-shard's newest finished log is merged (an older one when the newest did not finish, with
-a note). The merged log is the first shard's header with the shard argument left out and
-the whole dataset's size and ids, every shard's samples as they are, usage and times
-summed over the shards, and the metrics recomputed by Inspect (``recompute_metrics``)
-from all the samples, so the viewer, ``inspect score`` and ``python -m
-benchmarks.compare`` read it as one run. Its ``eval.shards`` (Inspect's ``EvalShards``)
-lists the shard logs it was made from; a merged log written as ``<name>.eval`` beside a
-``<name>.shards/<k>/`` layout makes the viewer hide the shards it covers, as Inspect
-does for its own shard sets.
+"""The logs of a run's shards joined into one log of the whole run (docs/scaling.md): the
+first shard's header without the shard argument, every shard's samples as they are, the
+metrics recomputed by Inspect, and ``eval.shards`` (Inspect's ``EvalShards``) listing the
+shard logs, so the viewer, ``inspect score`` and ``benchmarks.compare`` read it as one run.
 """
 
 from __future__ import annotations
@@ -27,6 +14,7 @@ from collections.abc import Sequence
 from itertools import zip_longest
 from typing import Any
 
+from fsspec.core import url_to_fs
 from inspect_ai.log import (
     EvalLog,
     EvalSample,
@@ -39,7 +27,7 @@ from inspect_ai.log import (
 from inspect_ai.model import ModelUsage
 
 from benchmarks.runtime.task_parameters import SHARD_ARGUMENT, Shard
-from benchmarks.shards.log_files import FoundLog, LogError, file_size, found_logs
+from benchmarks.shards.log_files import FoundLog, LogError, found_logs
 
 # The run options that change what a sample may do, so shards must share them.
 LIMITS = ("message_limit", "token_limit", "time_limit", "working_limit", "cost_limit")
@@ -259,13 +247,19 @@ def merged_log(run: list[FoundLog]) -> EvalLog:
         ledger=[ledger_entry(shard, ids) for shard, ids in zip(run, ids, strict=True)],
     )
     samples = [sample for samples in shard_samples for sample in samples]
+    stats = [header.stats for header in headers]
     log = EvalLog(
         version=first.version,
         status="success",
         eval=spec,
         plan=first.plan,
         results=first.results.model_copy(deep=True) if first.results else None,
-        stats=summed_stats([header.stats for header in headers]),
+        stats=EvalStats(  # the first start, the last end, the usage summed
+            started_at=min(one.started_at for one in stats),
+            completed_at=max(one.completed_at for one in stats),
+            model_usage=summed([one.model_usage for one in stats]),
+            role_usage=summed([one.role_usage for one in stats]),
+        ),
         samples=samples,
     )
     recompute_metrics(log)
@@ -279,6 +273,7 @@ def drop_shard(args: dict[str, Any] | None) -> dict[str, Any]:
 def ledger_entry(log: FoundLog, ids: list[Any]) -> EvalShardEntry:
     header = log.header
     digest = hashlib.sha256(json.dumps([str(id) for id in ids]).encode()).hexdigest()
+    fs, path = url_to_fs(log.location)
     return EvalShardEntry(
         shard=str(shard_of(log).index),
         log=log.file_name,
@@ -291,23 +286,13 @@ def ledger_entry(log: FoundLog, ids: list[Any]) -> EvalShardEntry:
         completed_at=header.stats.completed_at,
         model_usage=header.stats.model_usage,
         role_usage=header.stats.role_usage,
-        size=file_size(log.location),
+        size=int(fs.size(path)),
     )
 
 
-def summed_stats(stats: list[EvalStats]) -> EvalStats:
-    """The shards' times (the first start, the last end) and token usage (summed)."""
-
-    def summed(usages: list[dict[str, ModelUsage]]) -> dict[str, ModelUsage]:
-        total: dict[str, ModelUsage] = defaultdict(ModelUsage)
-        for usage in usages:
-            for name, used in usage.items():
-                total[name] = total[name] + used
-        return dict(total)
-
-    return EvalStats(
-        started_at=min(one.started_at for one in stats),
-        completed_at=max(one.completed_at for one in stats),
-        model_usage=summed([one.model_usage for one in stats]),
-        role_usage=summed([one.role_usage for one in stats]),
-    )
+def summed(usages: list[dict[str, ModelUsage]]) -> dict[str, ModelUsage]:
+    total: dict[str, ModelUsage] = defaultdict(ModelUsage)
+    for usage in usages:
+        for name, used in usage.items():
+            total[name] = total[name] + used
+    return dict(total)

@@ -1,12 +1,6 @@
-"""Where merged logs go, and what ``python -m benchmarks.shards merge`` prints.
-
-A run's shards in ``<name>.shards/<k>/`` (Inspect's layout for a sharded run,
-which ``python -m benchmarks.shards eval`` writes) merge into ``<name>.eval``
-beside that folder: the viewer then lists the merged log and hides the shards it
-covers. Otherwise the merged log takes Inspect's own name for a log
-(``<created>_<task>_<id>.eval``), in ``--output``, or beside the shards in the one folder
-given, or else in ``$INSPECT_LOG_DIR`` (``./logs``) as ``inspect eval`` would.
-"""
+"""Where merged logs go (``merged_location``), and what ``python -m benchmarks.shards merge``
+prints: a run's shards in ``<name>.shards/<k>/`` (Inspect's layout for a sharded run) merge
+into ``<name>.eval`` beside that folder, so the viewer hides the shards it covers."""
 
 from __future__ import annotations
 
@@ -17,7 +11,7 @@ from collections.abc import Sequence
 
 from inspect_ai.log import EvalLog, write_eval_log
 
-from benchmarks.shards.log_files import FoundLog, LogError, display_path, is_folder
+from benchmarks.shards.log_files import LogError, display_path, is_folder
 from benchmarks.shards.merge import merged_log, shard_runs
 
 SHARDS_SUFFIX = ".shards"
@@ -38,7 +32,14 @@ def merge(locations: Sequence[str], output: str | None) -> int:
             write_eval_log(log, location, format="eval")
         except Exception as ex:  # a folder that cannot be written: the writer's own words
             raise LogError(f"{location}: cannot be written ({type(ex).__name__}: {ex}).") from None
-        print(summary(run, log, location))
+        headline = ""  # the first score's first metric
+        if log.results and log.results.scores and log.results.scores[0].metrics:
+            metric = next(iter(log.results.scores[0].metrics.values()))
+            headline = f", {metric.name} {metric.value:.4g}"
+        print(
+            f"{run[0].label}: {len(run)} shards, {len(log.samples or []):,} samples{headline} -> "
+            f"{display_path(location)}"
+        )
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     return 0
@@ -48,10 +49,8 @@ def merged_location(
     log: EvalLog, locations: Sequence[str], output: str | None, *, single_run: bool
 ) -> str:
     """``output`` if it names a .eval file; ``<name>.eval`` beside a lone ``<name>.shards``
-    folder holding one run (unless ``output`` names another folder); else a file in
-    ``output``, by default beside the shards: in the folder that holds a lone
-    ``<name>.shards``, or in the lone folder given; else in the log folder
-    (``$INSPECT_LOG_DIR``, ``./logs``)."""
+    folder of one run; else a new file in ``output``, by default beside the shards, else in
+    ``$INSPECT_LOG_DIR`` (``./logs``)."""
     if output is not None and output.endswith(".eval"):
         return output
     if output is not None and output.endswith(".json"):
@@ -86,18 +85,3 @@ def inspect_name(created: str, task: str, id: str) -> str:
 
 def log_name(log: EvalLog) -> str:
     return inspect_name(log.eval.created, log.eval.task, log.eval.eval_id) + ".eval"
-
-
-def summary(run: list[FoundLog], log: EvalLog, location: str) -> str:
-    """One line: the run, its shards and samples, its headline metric, where it went."""
-    samples = len(log.samples or [])
-    headline = ""
-    if log.results and log.results.scores:
-        score = log.results.scores[0]
-        metric = next(iter(score.metrics.values()), None)
-        if metric is not None:
-            headline = f", {metric.name} {metric.value:.4g}"
-    return (
-        f"{run[0].label}: {len(run)} shards, {samples:,} samples{headline} -> "
-        f"{display_path(location)}"
-    )
