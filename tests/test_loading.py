@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.data.rows import Rows, SplitRequest, local_path, read_split
+from benchmarks.data.rows import Rows, SplitRequest, local_path, local_records, read_split
 from benchmarks.runtime.errors import DataError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triviaqa" / "validation.jsonl"
@@ -91,3 +91,52 @@ def test_dataset_path_and_data_files_together_are_refused() -> None:
     with pytest.raises(DataError) as raised:
         load(dataset_path=str(FIXTURE), data_files=str(FIXTURE))
     assert str(raised.value) == "TriviaQA: pass either dataset_path or data_files, not both."
+
+
+def parquet_file(tmp_path: Path) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "validation.parquet"
+    table = {"question": ["Q1", "Q2"], "answer": ["A1", "A2"], "notes": ["n1", "n2"]}
+    pq.write_table(pa.table(table), path)
+    return path
+
+
+def read_columns(path: Path, columns: tuple[str, ...], shape: object = None) -> Rows:
+    request = SplitRequest(
+        "t", "hub/t", None, None, "validation", None, str(path), columns, shape=shape
+    )  # type: ignore[arg-type]
+    return read_split(request)
+
+
+def test_a_parquet_file_is_read_for_the_columns_asked_and_names_all_when_one_is_missing(
+    tmp_path: Path,
+) -> None:
+    path = parquet_file(tmp_path)
+    assert list(local_records(path, ("answer", "question"))) == [
+        (None, {"answer": "A1", "question": "Q1"}),
+        (None, {"answer": "A2", "question": "Q2"}),
+    ]
+    _, first = next(local_records(path, ("question", "topic")))
+    assert first == {"question": "Q1", "answer": "A1", "notes": "n1"}
+    with pytest.raises(DataError) as raised:
+        read_columns(path, ("question", "topic"))
+    assert str(raised.value) == (
+        f"{path} (validation split): missing column(s) 'topic'; "
+        "found 'question', 'answer', 'notes'."
+    )
+
+
+def test_the_garbage_collector_is_paused_while_rows_are_read_and_resumed_after(
+    tmp_path: Path,
+) -> None:
+    import gc
+
+    path = parquet_file(tmp_path)
+    during: list[bool] = []
+    read_columns(path, ("question",), shape=lambda values: during.append(gc.isenabled()) or values)
+    assert during == [False, False] and gc.isenabled()
+    with pytest.raises(DataError):
+        read_columns(path, ("topic",))
+    assert gc.isenabled()

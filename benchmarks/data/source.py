@@ -21,7 +21,7 @@ from typing import Any
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from benchmarks.data.records import field_problem
-from benchmarks.data.rows import DataFiles, Rows, Shape, SplitRequest, read_split
+from benchmarks.data.rows import DataFiles, Rows, Shape, SplitRequest, gc_paused, read_split
 from benchmarks.data.samples import data_files_for
 from benchmarks.runtime.errors import DataError
 from benchmarks.runtime.task_parameters import fail
@@ -174,14 +174,15 @@ def samples_dataset(
     if unique_field is not None:
         require_unique(rows, unique_field, selected)
     samples = []
-    for row in selected:
-        record = rows.record(row)
-        try:
-            samples.append(build(row, record))
-        except (KeyError, TypeError, ValueError) as ex:
-            if isinstance(ex, DataError):
-                raise
-            raise DataError(f"{rows.at(row)}: {field_problem(ex)}") from ex
+    with gc_paused():
+        for row in selected:
+            record = rows.record(row)
+            try:
+                samples.append(build(row, record))
+            except (KeyError, TypeError, ValueError) as ex:
+                if isinstance(ex, DataError):
+                    raise
+                raise DataError(f"{rows.at(row)}: {field_problem(ex)}") from ex
     return MemoryDataset(samples, name=name, location=rows.where)
 
 
