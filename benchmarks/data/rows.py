@@ -1,15 +1,11 @@
 """A split's rows, read in this process: from the Hub at a pinned revision, a downloaded
-snapshot folder, or one local file (``.jsonl``, ``.json``, ``.csv``, ``.parquet``).
+snapshot folder, or one local file (``.jsonl``, ``.json``, ``.csv``, ``.parquet``); the
+readers are described in docs/development.md ("How a benchmark is put together").
 
-Every reader streams the rows and keeps only the columns asked for; a ``shape`` turns a
-row into what the benchmark keeps of it as it is read (TriviaQA's few-shot pool keeps a
-demonstration's question and answer, ScienceQA puts the image into the image cache), so a
+A ``shape`` turns each row into what the benchmark keeps of it as it is read, so a
 61,888-row pool never sits in memory whole. A row the shape cannot read keeps its error,
-raised naming the row when a sample is built from it. Every error names the source and
-the row as an editor shows it: ``line n`` of a JSON Lines or CSV file (the line where the
-row starts), else ``row n`` (1-based). Local files are read with Python's own ``json`` and
-``csv`` (a CSV cell stays text), parquet with pyarrow, the Hub and snapshot folders with
-``datasets``; nothing is cached but what ``datasets`` caches itself.
+raised naming the row when a sample is built from it, as an editor shows it: ``line n`` of
+a JSON Lines or CSV file (the line where the row starts), else ``row n`` (1-based).
 """
 
 from __future__ import annotations
@@ -18,23 +14,23 @@ import csv
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from benchmarks.data.fewshot_draws import ROW_HASH, whole_row_hash
-from benchmarks.data.hub import first_line, hub_records, load_hub_split
-from benchmarks.data.records import field_problem
+from benchmarks.data.hub import BATCH_ROWS, first_line, hub_records, load_hub_split
+from benchmarks.data.records import ROW_HASH, field_problem, whole_row_hash
 from benchmarks.runtime.errors import DataError, UserInputError
 
 DataFiles = str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]]
 # What a shape makes of a row's values (a KeyError, TypeError or ValueError: the row's error).
 Shape = Callable[[dict[str, Any]], dict[str, Any]]
 
+T = TypeVar("T")
+
 # The key a reader adds to a record that could not be read (no dataset column is named so).
 ROW_ERROR = "__row_error__"
 LOCAL_SUFFIXES = (".jsonl", ".json", ".parquet", ".csv")
-BATCH_ROWS = 1024
 
 
 @dataclass
@@ -45,7 +41,6 @@ class Rows:
     where: str
     records: list[dict[str, Any]]
     lines: list[int] | None = None
-    columns: Sequence[str] = field(default_factory=tuple)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -61,6 +56,17 @@ class Rows:
         if ROW_ERROR in record:
             raise DataError(f"{self.at(row)}: {record[ROW_ERROR]}")
         return record
+
+    def built(self, row: int, make: Callable[[dict[str, Any]], T]) -> T:
+        """``make`` of row ``row``'s values; its ``KeyError``, ``TypeError`` or ``ValueError``
+        (naming the field) becomes a ``DataError`` naming the source and the row."""
+        record = self.record(row)
+        try:
+            return make(record)
+        except (KeyError, TypeError, ValueError) as ex:
+            if isinstance(ex, DataError):
+                raise
+            raise DataError(f"{self.at(row)}: {field_problem(ex)}") from ex
 
 
 @dataclass(frozen=True)
@@ -131,7 +137,7 @@ def collect(
             f"{where}: missing column(s) {', '.join(map(repr, missing))}; "
             f"found {', '.join(map(repr, seen))}."
         )
-    return Rows(where, records, lines or None, tuple(seen))
+    return Rows(where, records, lines or None)
 
 
 def kept(values: dict[str, Any], request: SplitRequest, row: int) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """TriviaQA's prompt: ``fewshot_prompt`` with the template of a question or demonstration block.
 
 The block is the prompt format's (``PROMPT_FORMATS`` of
-``benchmarks/data/triviaqa_demonstrations.py``), after the evidence with
+``benchmarks/data/triviaqa.py``), after the evidence with
 ``include_evidence``; ``fewshot_prompt`` fills it for the demonstrations and the question.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from inspect_ai.solver import Solver
 
-from benchmarks.data.triviaqa_demonstrations import PROMPT_FORMATS
+from benchmarks.data.triviaqa import PROMPT_FORMATS
 from benchmarks.solvers.fewshot import Demonstrations, fewshot_prompt
 
 # Before a block, with the evidence field of include_evidence.
