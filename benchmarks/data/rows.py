@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,7 @@ T = TypeVar("T")
 # The key a reader adds to a record that could not be read (no dataset column is named so).
 ROW_ERROR = "__row_error__"
 LOCAL_SUFFIXES = (".jsonl", ".json", ".parquet", ".csv")
+LONE_CR = re.compile(r"(?<=\r)(?!\n)")
 
 
 @dataclass
@@ -50,17 +52,13 @@ class Rows:
         place = f"line {self.lines[row]}" if self.lines else f"row {row + 1}"
         return f"{self.where}, {place}"
 
-    def record(self, row: int) -> dict[str, Any]:
-        """Row ``row``'s values; a row that could not be read raises its error."""
+    def built(self, row: int, make: Callable[[dict[str, Any]], T]) -> T:
+        """``make`` of row ``row``'s values; its ``KeyError``, ``TypeError`` or ``ValueError``
+        (naming the field), or the error of a row that could not be read, becomes a
+        ``DataError`` naming the source and the row."""
         record = self.records[row]
         if ROW_ERROR in record:
             raise DataError(f"{self.at(row)}: {record[ROW_ERROR]}")
-        return record
-
-    def built(self, row: int, make: Callable[[dict[str, Any]], T]) -> T:
-        """``make`` of row ``row``'s values; its ``KeyError``, ``TypeError`` or ``ValueError``
-        (naming the field) becomes a ``DataError`` naming the source and the row."""
-        record = self.record(row)
         try:
             return make(record)
         except (KeyError, TypeError, ValueError) as ex:
@@ -127,7 +125,18 @@ def collect(
             seen.update(dict.fromkeys(values))
         if line is not None:
             lines.append(line)
-        records.append(kept(values, request, len(records)))
+        # what is kept of a row: its columns (shaped), or the error that stops it
+        record = {name: values.get(name) for name in request.columns}
+        if request.shape is not None:
+            try:
+                record = request.shape(record)
+            except (KeyError, TypeError, ValueError) as ex:
+                if isinstance(ex, UserInputError):
+                    raise  # not the row's: the cache or the setup (it names what to do)
+                record = {ROW_ERROR: field_problem(ex)}
+        if request.row_hash:
+            record[ROW_HASH] = whole_row_hash(values, f"{request.split} {len(records)}")
+        records.append(record)
     if not records:
         source = where.removesuffix(f" ({request.split} split)")
         raise DataError(f"{source}: the file holds no rows.")
@@ -138,21 +147,6 @@ def collect(
             f"found {', '.join(map(repr, seen))}."
         )
     return Rows(where, records, lines or None)
-
-
-def kept(values: dict[str, Any], request: SplitRequest, row: int) -> dict[str, Any]:
-    """What is kept of a row: its columns (shaped), or the error that stops it."""
-    record = {name: values.get(name) for name in request.columns}
-    if request.shape is not None:
-        try:
-            record = request.shape(record)
-        except (KeyError, TypeError, ValueError) as ex:
-            if isinstance(ex, UserInputError):
-                raise  # not the row's: the cache or the setup (it names what to do)
-            record = {ROW_ERROR: field_problem(ex)}
-    if request.row_hash:
-        record[ROW_HASH] = whole_row_hash(values, f"{request.split} {row}")
-    return record
 
 
 # ---------------------------------------------------------------------------
@@ -179,27 +173,35 @@ def local_records(path: Path) -> Iterator[tuple[int | None, dict[str, Any]]]:
 
 
 def json_lines(path: Path) -> Iterator[tuple[int | None, dict[str, Any]]]:
+    for number, text in enumerate(text_lines(path), start=1):
+        if not text.strip():
+            continue
+        try:
+            record = json.loads(text.rstrip("\r\n"))  # a position within the line
+        except json.JSONDecodeError as ex:
+            raise DataError(
+                f"{path}: could not be read as json: line {number} is not valid JSON "
+                f"({ex.msg}, character {ex.pos})."
+            ) from None
+        if not isinstance(record, dict):
+            raise DataError(
+                f"{path}: line {number} should be a JSON object, got {json_kind(record)}."
+            )
+        yield number, record
+
+
+def text_lines(path: Path) -> Iterator[str]:
+    """The file's lines, split on "\n" alone (a JSON string may hold other line breaks),
+    each decoded on its own, so that an error names the line that is not UTF-8."""
     with path.open("rb") as file:
-        # JSON Lines are split on "\n" alone (a string may hold other line breaks)
         for number, raw in enumerate(file, start=1):
             try:
-                text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError as ex:
-                raise not_utf8(path, number, ex) from None
-            if not text.strip():
-                continue
-            try:
-                record = json.loads(text.rstrip("\r\n"))  # a position within the line
-            except json.JSONDecodeError as ex:
                 raise DataError(
-                    f"{path}: could not be read as json: line {number} is not valid JSON "
-                    f"({ex.msg}, character {ex.pos})."
+                    f"{path}: line {number} is not valid UTF-8 ({ex.reason}); re-encode the "
+                    "file as UTF-8."
                 ) from None
-            if not isinstance(record, dict):
-                raise DataError(
-                    f"{path}: line {number} should be a JSON object, got {json_kind(record)}."
-                )
-            yield number, record
 
 
 def json_array(path: Path) -> bool:
@@ -227,23 +229,21 @@ def json_array_records(path: Path) -> list[dict[str, Any]]:
 def csv_records(path: Path) -> Iterator[tuple[int | None, dict[str, Any]]]:
     """Each row's cells as text (an empty cell stays ""), with the line it starts on."""
     limit = csv.field_size_limit(2**31 - 1)  # pandas, the references' reader, has no limit
+    # a lone "\r" ends a line too, as in a file opened with newline=""
+    lines = (part for line in text_lines(path) for part in LONE_CR.split(line) if part)
+    reader = csv.DictReader(lines)
+    start = 2
     try:
-        with path.open(encoding="utf-8-sig", newline="") as file:
-            reader = csv.DictReader(file)
-            start = 2
-            try:
-                for record in reader:
-                    if None in record:
-                        raise DataError(
-                            f"{path}, line {start}: more fields than the "
-                            f"{len(reader.fieldnames or [])} columns."
-                        )
-                    yield start, record
-                    start = reader.line_num + 1
-            except UnicodeDecodeError:
-                raise not_utf8(path, *first_line_not_utf8(path)) from None
-            except csv.Error as ex:
-                raise DataError(f"{path}, line {reader.line_num}: {ex}.") from None
+        for record in reader:
+            if None in record:
+                raise DataError(
+                    f"{path}, line {start}: more fields than the "
+                    f"{len(reader.fieldnames or [])} columns."
+                )
+            yield start, record
+            start = reader.line_num + 1
+    except csv.Error as ex:
+        raise DataError(f"{path}, line {reader.line_num}: {ex}.") from None
     finally:
         csv.field_size_limit(limit)
 
@@ -258,24 +258,6 @@ def parquet_records(path: Path) -> Iterator[tuple[int | None, dict[str, Any]]]:
             yield from ((None, record) for record in batch.to_pylist())
     except (pa.ArrowException, OSError) as ex:
         raise DataError(f"{path}: could not be read as parquet: {first_line(ex)}") from None
-
-
-def not_utf8(path: Path, line: int, ex: UnicodeDecodeError) -> DataError:
-    return DataError(
-        f"{path}: line {line} is not valid UTF-8 ({ex.reason}); re-encode the file as UTF-8."
-    )
-
-
-def first_line_not_utf8(path: Path) -> tuple[int, UnicodeDecodeError]:
-    """The first line of a file that is not UTF-8, and its error (text is decoded in blocks,
-    so the error of a block names no line)."""
-    with path.open("rb") as file:
-        for number, raw in enumerate(file, start=1):
-            try:
-                raw.decode("utf-8-sig" if number == 1 else "utf-8")
-            except UnicodeDecodeError as ex:
-                return number, ex
-    raise AssertionError(f"{path} decodes as UTF-8 line by line")
 
 
 def json_kind(value: object) -> str:

@@ -14,9 +14,9 @@ from typing import Any
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
 
-from benchmarks.data.image_cache import ImageCacheError, cached_image_file, has_image, image_bytes
+from benchmarks.data.image_cache import cached_image_file, has_image, image_bytes
 from benchmarks.data.image_encoding import ImageDecodeError, ImageFormat
-from benchmarks.data.records import field, field_problem, option_letters, string_list
+from benchmarks.data.records import field, option_letters, string_list
 from benchmarks.data.rows import ROW_ERROR, local_data_file, local_path
 from benchmarks.data.samples import bundled_records
 from benchmarks.data.source import DataSource, HubDataset, samples_dataset
@@ -64,21 +64,16 @@ def scienceqa_dataset(
     folder = image_folder(source, eval_split)
 
     def with_image_file(values: dict[str, Any]) -> dict[str, Any]:
-        """The row without its image bytes: whether it has one, and its cache file."""
+        """The row without its image bytes: whether it has one, and its cache file (an
+        ``ImageCacheError``, the cache's and not the row's, stops the run)."""
         image = values.pop("image")
-        record = {**values, "has_image": has_image(image), "image_file": None}
+        data, file = image_bytes(image, folder), None
         try:
-            data = image_bytes(image, folder)
             if data is not None:
                 file = cached_image_file(data, image_format=image_format, max_side=max_image_side)
-                record["image_file"] = str(file)
-        except ImageCacheError:
-            raise  # the cache's, not the row's
         except ImageDecodeError as ex:
-            record[ROW_ERROR] = f"field 'image': {ex}"
-        except (TypeError, ValueError) as ex:
-            record[ROW_ERROR] = field_problem(ex)
-        return record
+            raise ValueError(f"field 'image': {ex}") from ex
+        return {**values, "has_image": has_image(image), "image_file": file and str(file)}
 
     rows = source.rows(eval_split, columns=REQUIRED_COLUMNS, shape=with_image_file)
     indices = None
