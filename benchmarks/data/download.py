@@ -1,8 +1,5 @@
-"""Files fetched once into a local cache and verified against a pinned sha256.
-
-The cache lives in ``$INSPECT_BENCHMARKS_CACHE/<name>``, else the platform's
-user cache directory (``~/.cache/inspect_benchmarks/<name>`` on Linux). A
-download is written under a temporary name and moved into place only when its
+"""Files fetched once into a local cache (docs/offline.md) and verified against a pinned
+sha256: a download is written under a temporary name and moved into place only when its
 sha256 matches, so a corrupt or changed upstream file is never cached.
 """
 

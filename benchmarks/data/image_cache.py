@@ -91,10 +91,3 @@ def image_bytes(value: Any, image_folder: Path | None) -> bytes | None:
         return path.read_bytes()
     except OSError as ex:
         raise ValueError(f"field 'image': cannot read image file {str(path)!r}: {ex}") from ex
-
-
-def has_image(value: Any) -> bool:
-    """Whether a row's ``image`` value names an image (bytes, or a non-empty path)."""
-    if isinstance(value, dict):
-        return value.get("bytes") is not None or bool(value.get("path"))
-    return isinstance(value, str) and value != ""

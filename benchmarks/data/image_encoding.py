@@ -18,8 +18,6 @@ ImageFormat = Literal["png", "jpeg"]
 IMAGE_FORMATS: tuple[ImageFormat, ...] = ("png", "jpeg")
 JPEG_QUALITY = 95
 
-_PIL_FORMATS: dict[ImageFormat, str] = {"png": "PNG", "jpeg": "JPEG"}
-
 
 class ImageDecodeError(ValueError):
     """Image bytes that Pillow cannot decode."""
@@ -70,7 +68,7 @@ def encoded_image(
         image = Image.open(io.BytesIO(data))
     size = scaled_size(image.size, max_side)
     unchanged = (
-        image.format == _PIL_FORMATS[image_format]
+        image.format == image_format.upper()  # Pillow's names: PNG, JPEG
         and image.mode == "RGB"
         and "transparency" not in image.info
         and size == image.size

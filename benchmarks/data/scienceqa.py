@@ -14,7 +14,7 @@ from typing import Any
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
 
-from benchmarks.data.image_cache import cached_image_file, has_image, image_bytes
+from benchmarks.data.image_cache import cached_image_file, image_bytes
 from benchmarks.data.image_encoding import ImageDecodeError, ImageFormat
 from benchmarks.data.records import field, option_letters, string_list
 from benchmarks.data.rows import ROW_ERROR, local_data_file, local_path
@@ -73,7 +73,7 @@ def scienceqa_dataset(
                 file = cached_image_file(data, image_format=image_format, max_side=max_image_side)
         except ImageDecodeError as ex:
             raise ValueError(f"field 'image': {ex}") from ex
-        return {**values, "has_image": has_image(image), "image_file": file and str(file)}
+        return {**values, "has_image": data is not None, "image_file": file and str(file)}
 
     rows = source.rows(eval_split, columns=REQUIRED_COLUMNS, shape=with_image_file)
     indices = None

@@ -1,13 +1,8 @@
-"""TriviaQA's rows: the pinned Hub dataset, what is kept of each split as it is read,
-the prompt formats and the few-shot draws, the dataset a task evaluates (a row as a sample)
-and the bundled questions the offline oracle answers.
-
-The splits are read in two shapes that keep only what a sample or a demonstration needs
-(a train row's answer holds dozens of aliases; a demonstration shows one), with the
-evidence text already cut to ``evidence_max_chars``. The draws are made while the dataset
-is loaded (``SeededDraws`` for ``canonical``, ``LmEvalDraws`` for ``lm_eval``) and kept
-with each sample as row ids under ``metadata["fewshot"]``.
-"""
+"""TriviaQA's rows: the pinned Hub dataset, the prompt formats, what is kept of each split
+as it is read (a demonstration keeps one of a train row's dozens of aliases; the evidence
+is cut to ``evidence_max_chars``), the few-shot draws (made while loading, kept with each
+sample as row ids under ``metadata["fewshot"]``), a row as a sample, and the bundled
+questions the offline oracle answers."""
 
 from __future__ import annotations
 
