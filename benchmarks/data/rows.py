@@ -191,7 +191,7 @@ def json_lines(path: Path) -> Iterator[tuple[int | None, dict[str, Any]]]:
 
 
 def text_lines(path: Path) -> Iterator[str]:
-    """The file's lines, split on "\n" alone (a JSON string may hold other line breaks),
+    """The file's lines, split on "\\n" alone (a JSON string may hold other line breaks),
     each decoded on its own, so that an error names the line that is not UTF-8."""
     with path.open("rb") as file:
         for number, raw in enumerate(file, start=1):

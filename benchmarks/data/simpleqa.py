@@ -98,12 +98,8 @@ def simpleqa_dataset(
 
 
 def record_to_sample(record: dict[str, Any]) -> Sample:
-    """One question; ``metadata`` is parsed as a literal, never evaluated.
-
-    A ``metadata`` value that cannot be read keeps its raw value under
-    ``raw_metadata``, says why under ``metadata_error`` and files the
-    question under the topic ``unknown``.
-    """
+    """One question; ``metadata`` is parsed as a literal, never evaluated (one that cannot
+    be read: docs/simpleqa.md)."""
     details, error = parse_metadata(record.get("metadata"))
     topic = _first_string(record.get("topic"), details.get("topic"))
     answer_type = _first_string(record.get("answer_type"), details.get("answer_type"))
@@ -153,12 +149,9 @@ def _first_string(*values: object) -> str | None:
 
 
 def read_local_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    """``(line, record)`` for every row of a local ``.csv`` or ``.jsonl`` file (the line
-    where the row starts; a CSV's header is line 1), read by ``data/rows.py``'s readers.
-
-    Records have ``id``, ``problem`` and ``answer`` (checked here, for every row, before
-    any model call) and the unparsed ``metadata``.
-    """
+    """``(line, record)`` for every row of a local ``.csv`` or ``.jsonl`` file, read by
+    ``data/rows.py``'s readers, its ``id``, ``problem`` and ``answer`` checked here, for every
+    row, before any model call."""
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".jsonl"):
         raise DataError(f"{path}: unsupported file type {path.suffix!r}; use .csv or .jsonl.")
