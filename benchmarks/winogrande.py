@@ -30,12 +30,11 @@ from benchmarks.data.winogrande import (
     COLUMNS,
     DATASET,
     FEWSHOT_SPLIT,
+    loglikelihood_dataset,
     offered_letters,
     oracle_questions,
-    record_to_sample,
     winogrande_dataset,
 )
-from benchmarks.data.winogrande_loglikelihood import loglikelihood_dataset
 from benchmarks.profiles import chosen_profile
 from benchmarks.profiles.winogrande import (
     PROFILES,
@@ -139,7 +138,6 @@ def winogrande(
             dataset=loglikelihood_dataset(
                 source,
                 request,
-                record_to_sample,
                 eval_split,
                 args.num_examples,
                 shots=settings.shots,

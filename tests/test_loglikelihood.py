@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from inspect_ai import eval
 
-from benchmarks.data.winogrande_loglikelihood import option_requests
+from benchmarks.data.winogrande import option_requests
 from benchmarks.models.echo_completions import (
     LoglikelihoodError,
     echoed_continuation,

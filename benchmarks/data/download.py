@@ -1,8 +1,5 @@
-"""Files fetched once into a local cache and verified against a pinned sha256.
-
-The cache lives in ``$INSPECT_BENCHMARKS_CACHE/<name>``, else the platform's
-user cache directory (``~/.cache/inspect_benchmarks/<name>`` on Linux). A
-download is written under a temporary name and moved into place only when its
+"""Files fetched once into a local cache (docs/offline.md) and verified against a pinned
+sha256: a download is written under a temporary name and moved into place only when its
 sha256 matches, so a corrupt or changed upstream file is never cached.
 """
 
@@ -30,7 +27,8 @@ def cache_dir(name: str) -> Path:
 
 
 def cached_verified_file(*, what: str, url: str, destination: Path, sha256: str) -> Path:
-    """``destination``, downloaded from ``url`` on first use; its sha256 must be ``sha256``."""
+    """``destination``, downloaded from ``url`` on first use; its sha256 must be ``sha256``.
+    A download appears at ``destination`` only if its sha256 matches."""
     if destination.is_file():
         actual = file_sha256(destination)
         if actual != sha256:
@@ -40,12 +38,6 @@ def cached_verified_file(*, what: str, url: str, destination: Path, sha256: str)
                 f"dataset_path=<your file> to use a modified copy on purpose."
             )
         return destination
-    download_verified(what=what, url=url, destination=destination, sha256=sha256)
-    return destination
-
-
-def download_verified(*, what: str, url: str, destination: Path, sha256: str) -> None:
-    """Download ``url`` to ``destination``, which appears only if its sha256 matches."""
     try:
         destination.parent.mkdir(parents=True, exist_ok=True)
         handle, partial_name = tempfile.mkstemp(
@@ -85,11 +77,9 @@ def download_verified(*, what: str, url: str, destination: Path, sha256: str) ->
         os.replace(partial, destination)
     finally:
         partial.unlink(missing_ok=True)
+    return destination
 
 
 def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
     with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()

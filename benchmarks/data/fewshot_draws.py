@@ -1,55 +1,27 @@
-"""Deterministic few-shot demonstration draws, made while a dataset is loaded.
+"""Deterministic few-shot demonstration draws, made while a dataset is loaded, and the
+few-shot split's rows as demonstrations.
 
-Two draw rules use one ``random.Random(fewshot_seed)`` walking the evaluation
-questions in order, one draw per question:
-
-- ``SeededDraws``: ``rng.sample(pool, shots)``.
-- ``LmEvalDraws``: lm-evaluation-harness 0.4.13's default ``ContextSampler``
-  when the task's config names neither ``fewshot_split`` nor ``test_split``
-  (TriviaQA's and Winogrande's name only ``training_split`` and
-  ``validation_split``): it then compares ``None == None``, takes the few-shot
-  split for the evaluated one and excludes the evaluated document.
-  ``rng.sample(pool, shots + 1)``, every drawn document equal to the evaluated
-  one (``!=`` on whole rows) removed, the first ``shots`` kept; if fewer remain
-  (the pool holds several copies of it), ``rng.sample(pool without its copies,
-  shots)`` instead (``lm_eval/api/samplers.py`` 57-75 and ``rm_eval_doc``
-  96-101, called from ``fewshot_context`` in ``lm_eval/api/task.py`` 982-986).
-  The seed is its ``--seed`` fourth value, 1234 by default, set once per task
-  (``evaluator.py`` 347, ``task.py`` 560-563).
-
-``random.sample`` chooses positions from the population's length alone, so
-drawing from ``range(len(pool))`` gives the same demonstrations without
-materialising the pool. Draws are made lazily and remembered, so question ``i``
-always receives the same demonstrations whatever order questions are built in,
-in any process (``random.Random`` with an int seed ignores ``PYTHONHASHSEED``).
-Each sample keeps its draw as row ids; ``fewshot_prompt`` and ``mcq_prompt``
-render it.
-
-A third gives every question the same demonstrations:
-
-- ``ShuffledHeadDraws``: the first ``shots`` rows of the pool shuffled by
-  Hugging Face ``datasets``' ``Dataset.shuffle(seed=fewshot_seed)``, as
-  inspect_ai's ``hf_dataset(shuffle=True, seed=..., limit=shots)`` reads them
-  (inspect_evals' Winogrande draw). That shuffle is ``select`` of
-  ``numpy.random.default_rng(seed).permutation(len(dataset))``
-  (``datasets/arrow_dataset.py``, ``Dataset.shuffle``, datasets 5.2.0), so the
-  positions come from the pool's length alone, computed here without the rows.
+One generator, seeded with ``fewshot_seed``, walks the evaluation questions in order, one
+draw per question; ``random.sample`` (and Hugging Face's shuffle) choose positions from the
+pool's length alone, so the pool is never materialised. A draw is remembered, so question
+``i`` gets the same demonstrations whatever order samples are built in, in any process
+(``random.Random`` with an int seed ignores ``PYTHONHASHSEED``). Each sample keeps its draw
+as row ids under ``metadata["fewshot"]``. The references' rules, with their sources, are in
+docs/triviaqa.md and docs/winogrande.md.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import math
 import random
 from collections import defaultdict
-from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, TypeVar
 
+from benchmarks.data.records import ROW_HASH
+from benchmarks.data.rows import Rows
 from benchmarks.runtime.errors import DataError
 
-# The key of a record's whole-row hash (``whole_row_hash``; no dataset column is named so).
-ROW_HASH = "__row_hash__"
+T = TypeVar("T")
 
 # The sample metadata key holding the ids of a sample's demonstrations.
 FEWSHOT_KEY = "fewshot"
@@ -68,6 +40,7 @@ class SeededDraws:
         self.pool_size = pool_size
         self.shots = shots
         self.seed = seed
+        self.where = where
         self._rng = random.Random(seed)
         self._draws: list[list[int]] = []
 
@@ -81,8 +54,10 @@ class SeededDraws:
 
 
 class ShuffledHeadDraws(SeededDraws):
-    """The same demonstrations for every question: the first ``shots`` positions of
-    ``numpy.random.default_rng(seed).permutation(pool_size)``, Hugging Face's shuffle."""
+    """The same demonstrations for every question: the first ``shots`` rows of the pool as
+    Hugging Face ``datasets``' ``Dataset.shuffle(seed=fewshot_seed)`` orders them (inspect_evals'
+    Winogrande draw), that is the first ``shots`` positions of
+    ``numpy.random.default_rng(seed).permutation(pool_size)`` (datasets 5.2.0)."""
 
     def _draw(self, position: int) -> list[int]:
         if not self._draws:
@@ -95,33 +70,32 @@ class ShuffledHeadDraws(SeededDraws):
 
 
 class LmEvalDraws(SeededDraws):
-    """lm-evaluation-harness 0.4.13's draw excluding the evaluated document.
+    """lm-evaluation-harness 0.4.13's draw excluding the evaluated document:
+    ``rng.sample(pool, shots + 1)``, the pool rows equal to the evaluated one removed, the
+    first ``shots`` kept; if fewer remain, ``rng.sample(pool without them, shots)``
+    (``lm_eval/api/samplers.py`` 57-75, 96-101).
 
-    ``copies_of(position)`` gives the pool rows equal to the evaluated row at
-    ``position`` (usually none).
+    It compares whole documents, every column; the reader kept a hash of each whole row
+    (``ROW_HASH``), equal for equal rows. Only the pool's copies of evaluated rows are kept.
     """
 
-    def __init__(
-        self,
-        pool_size: int,
-        shots: int,
-        seed: int,
-        copies_of: Callable[[int], Collection[int]],
-        *,
-        where: str = "the pool",
-    ) -> None:
-        if shots + 1 > pool_size:
+    def __init__(self, pool: Rows, evaluated: Rows, shots: int, seed: int, *, where: str) -> None:
+        if shots + 1 > len(pool):
             raise DataError(
-                f"{where} has {pool_size} rows; lm-evaluation-harness's draw takes "
+                f"{where} has {len(pool)} rows; lm-evaluation-harness's draw takes "
                 f"shots + 1 = {shots + 1} of them."
             )
-        super().__init__(pool_size, shots, seed, where=where)
-        self.copies_of = copies_of
-        self.where = where
+        super().__init__(len(pool), shots, seed, where=where)
+        self.evaluated: list[str] = [record[ROW_HASH] for record in evaluated.records]
+        wanted = set(self.evaluated)
+        self.copies: dict[str, list[int]] = defaultdict(list)
+        for index, record in enumerate(pool.records):
+            if record[ROW_HASH] in wanted:
+                self.copies[record[ROW_HASH]].append(index)
 
     def _draw(self, position: int) -> list[int]:
         drawn = self._rng.sample(range(self.pool_size), self.shots + 1)
-        copies = self.copies_of(position)
+        copies = self.copies.get(self.evaluated[position], [])
         kept = [index for index in drawn if index not in copies][: self.shots]
         if len(kept) == self.shots:
             return kept
@@ -134,49 +108,32 @@ class LmEvalDraws(SeededDraws):
         return self._rng.sample(pool, self.shots)
 
 
-class IdenticalRows:
-    """Few-shot rows equal, as whole documents, to the evaluated row at a position.
+class DemonstrationPool(Mapping[int, T]):
+    """The few-shot split's rows, each made a demonstration by ``make`` when read (its
+    field errors name the row), and the draw of each evaluated question."""
 
-    lm-evaluation-harness compares the dicts ``datasets`` gives for two rows,
-    every column included; the reader kept a hash of each whole row (``ROW_HASH``),
-    equal for equal rows. Only the pool's copies of evaluated rows are kept.
-    """
+    def __init__(self, rows: Rows, draws: SeededDraws, make: Callable[[dict[str, Any]], T]):
+        self.rows = rows
+        self.draws = draws
+        self.make = make
 
-    def __init__(
-        self, evaluated_records: Sequence[Mapping[str, Any]], pool: Sequence[Mapping[str, Any]]
-    ) -> None:
-        self.eval_hashes: list[str] = [record[ROW_HASH] for record in evaluated_records]
-        evaluated = set(self.eval_hashes)
-        self.copies: dict[str, list[int]] = defaultdict(list)
-        for index, record in enumerate(pool):
-            if record[ROW_HASH] in evaluated:
-                self.copies[record[ROW_HASH]].append(index)
+    def drawn(self, position: int) -> list[int]:
+        """The rows drawn for the question at ``position``, checked now (before any model
+        call)."""
+        indices = self.draws.for_question(position)
+        self.check(indices)
+        return indices
 
-    def __call__(self, position: int) -> list[int]:
-        return self.copies.get(self.eval_hashes[position], [])
+    def check(self, indices: Iterable[int]) -> None:
+        """Raise the error of the first of ``indices`` no demonstration can be made of."""
+        for index in indices:
+            self[index]
 
+    def __len__(self) -> int:
+        return len(self.rows)
 
-def whole_row_hash(values: dict[str, Any], unique: str) -> str:
-    """A hash of every column of a row: rows equal as Python compares their dicts
-    (lm-evaluation-harness's ``!=`` on whole documents) hash alike; ``True == 1 == 1.0`` and
-    ``-0.0 == 0`` alike too. A row holding a NaN (equal to nothing) gets ``unique``."""
-    try:
-        canonical = json.dumps(equality_form(values), sort_keys=True, default=repr)
-    except ValueError:
-        return f"unique {unique}"
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self.rows)))
 
-
-def equality_form(value: Any) -> Any:
-    """``value`` with numbers Python finds equal written alike (a NaN: ValueError)."""
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            raise ValueError("NaN")
-        return int(value) if value.is_integer() else value
-    if isinstance(value, dict):
-        return {key: equality_form(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [equality_form(item) for item in value]
-    return value
+    def __getitem__(self, index: int) -> T:
+        return self.rows.built(index, self.make)

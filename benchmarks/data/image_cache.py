@@ -1,16 +1,8 @@
-"""ScienceQA images as files of an on-disk cache, not inline data URIs.
-
-A sample's image part names a cache file holding exactly the bytes sent
-(``image_encoding.encoded_image``). Inspect's ``eval()`` reads such a path into a data URI
-when the sample starts (base64 of the file, MIME type from the ``.png``/``.jpeg`` suffix),
-so the request and the log carry the very data URI of those bytes, while the dataset holds
-a path instead of ~140 KB of base64 per image: Inspect builds every sample before it applies
-``--limit``, and 2,017 data URIs would hold ~280 MB. An entry is named by the sha256 of the
-source bytes and the encoding options (Pillow's version among them), so a changed image or
-option is another entry; it is written through a temporary file and an atomic rename, so
-concurrent runs and interrupted writes never leave a partial entry under its name. The
-cache lives in ``$INSPECT_BENCHMARKS_CACHE/images``, else the platform's user cache
-(``~/.cache/inspect_benchmarks/images``); delete the folder to reclaim it.
+"""ScienceQA images as files of an on-disk cache, not inline data URIs: Inspect reads a
+sample's image path into the data URI of its bytes when the sample starts, while the
+dataset holds a path instead of ~140 KB of base64 per image (Inspect builds every sample
+before it applies ``--limit``: 2,017 data URIs would hold ~280 MB). Where the cache lives,
+how an entry is named and written: docs/scienceqa.md and docs/performance.md.
 """
 
 from __future__ import annotations
@@ -22,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.data import download
-from benchmarks.data.image_encoding import IMAGE_FORMATS, ImageFormat, encoded_image
+from benchmarks.data.image_encoding import ImageFormat, encoded_image
 from benchmarks.runtime.errors import UserInputError
 
 # Bumped when what a cache entry holds changes; part of every entry's name.
@@ -39,10 +31,6 @@ def cached_image_file(
     """A file of the cache holding exactly ``encoded_image(data, ...)``."""
     import PIL
 
-    if image_format not in IMAGE_FORMATS:
-        raise ValueError(
-            f"unknown image_format {image_format!r}; choose one of {', '.join(IMAGE_FORMATS)}"
-        )
     options = f"v{IMAGE_CACHE_VERSION}|{image_format}|{max_side}|pillow {PIL.__version__}|"
     key = hashlib.sha256(options.encode() + data).hexdigest()
     cache = download.cache_dir("images")
@@ -103,10 +91,3 @@ def image_bytes(value: Any, image_folder: Path | None) -> bytes | None:
         return path.read_bytes()
     except OSError as ex:
         raise ValueError(f"field 'image': cannot read image file {str(path)!r}: {ex}") from ex
-
-
-def has_image(value: Any) -> bool:
-    """Whether a row's ``image`` value names an image (bytes, or a non-empty path)."""
-    if isinstance(value, dict):
-        return value.get("bytes") is not None or bool(value.get("path"))
-    return isinstance(value, str) and value != ""

@@ -1,22 +1,10 @@
-"""Images for multimodal prompts: decode with Pillow, convert to RGB, embed as a data URI.
+"""Images for multimodal prompts: the bytes sent, an RGB image in PNG (lossless, the
+default) or JPEG, decoded with Pillow; docs/scienceqa.md ("Images") says what is sent when.
 
-The encoded form is a ``data:image/png;base64,...`` (or ``image/jpeg``) URI,
-which Inspect's ``ContentImage`` accepts and every vision provider can take.
-ScienceQA samples name a cache file holding these bytes instead
-(``benchmarks/data/image_cache.py``): Inspect makes the same data URI of it.
-
-PNG is the default: it is lossless, so the model sees exactly the source
-pixels. When the source already is an opaque RGB image in the requested
-format and no resize is asked for, its bytes are embedded unchanged, which
-avoids a costly re-encode and keeps logs no larger than the base64 of the
-source; they are checked first (a PNG with Pillow's ``verify()``, which
-checks every chunk's CRC to the end of the file, so truncated or corrupted
-bytes fail; other formats by decoding every pixel). Otherwise the image is
-decoded, converted to RGB (Pillow's
-``convert("RGB")``, as lmms-eval does), optionally scaled down so its longest
-side is at most ``max_side`` (aspect ratio kept, each side rounded to the
-nearest pixel and at least 1, Lanczos resampling; never scaled up), and
-encoded.
+An opaque RGB source already in the requested format, with no resize asked for, is sent as
+it is, byte for byte (no costly re-encode, logs no larger than its base64), once checked:
+a PNG with Pillow's ``verify()`` (every chunk's CRC, to the end of the file), other formats
+by decoding every pixel.
 """
 
 from __future__ import annotations
@@ -29,9 +17,6 @@ from typing import Literal
 ImageFormat = Literal["png", "jpeg"]
 IMAGE_FORMATS: tuple[ImageFormat, ...] = ("png", "jpeg")
 JPEG_QUALITY = 95
-
-_PIL_FORMATS: dict[ImageFormat, str] = {"png": "PNG", "jpeg": "JPEG"}
-_MIME_TYPES: dict[ImageFormat, str] = {"png": "image/png", "jpeg": "image/jpeg"}
 
 
 class ImageDecodeError(ValueError):
@@ -83,7 +68,7 @@ def encoded_image(
         image = Image.open(io.BytesIO(data))
     size = scaled_size(image.size, max_side)
     unchanged = (
-        image.format == _PIL_FORMATS[image_format]
+        image.format == image_format.upper()  # Pillow's names: PNG, JPEG
         and image.mode == "RGB"
         and "transparency" not in image.info
         and size == image.size

@@ -1,12 +1,18 @@
-"""Typed access to the fields of one dataset row, with errors that name the field, and the
-letters of a question's options."""
+"""Typed access to the fields of one dataset row, with errors that name the field; the hash
+of a whole row; the letters of a question's options."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 import string
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+# The key of a record's whole-row hash (``whole_row_hash``; no dataset column is named so).
+ROW_HASH = "__row_hash__"
 
 
 def field(record: dict[str, Any], name: str, kind: type[T]) -> T:
@@ -38,6 +44,32 @@ def field_problem(error: Exception) -> str:
     if isinstance(error, KeyError) and error.args:
         return str(error.args[0])
     return str(error)
+
+
+def whole_row_hash(values: dict[str, Any], unique: str) -> str:
+    """A hash of every column of a row: rows equal as Python compares their dicts
+    (lm-evaluation-harness's ``!=`` on whole documents) hash alike; ``True == 1 == 1.0`` and
+    ``-0.0 == 0`` alike too. A row holding a NaN (equal to nothing) gets ``unique``."""
+    try:
+        canonical = json.dumps(equality_form(values), sort_keys=True, default=repr)
+    except ValueError:
+        return f"unique {unique}"
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def equality_form(value: Any) -> Any:
+    """``value`` with numbers Python finds equal written alike (a NaN: ValueError)."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise ValueError("NaN")
+        return int(value) if value.is_integer() else value
+    if isinstance(value, dict):
+        return {key: equality_form(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [equality_form(item) for item in value]
+    return value
 
 
 def option_letters(count: int) -> list[str]:

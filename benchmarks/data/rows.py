@@ -1,15 +1,11 @@
 """A split's rows, read in this process: from the Hub at a pinned revision, a downloaded
-snapshot folder, or one local file (``.jsonl``, ``.json``, ``.csv``, ``.parquet``).
+snapshot folder, or one local file (``.jsonl``, ``.json``, ``.csv``, ``.parquet``); the
+readers are described in docs/development.md ("How a benchmark is put together").
 
-Every reader streams the rows and keeps only the columns asked for; a ``shape`` turns a
-row into what the benchmark keeps of it as it is read (TriviaQA's few-shot pool keeps a
-demonstration's question and answer, ScienceQA puts the image into the image cache), so a
+A ``shape`` turns each row into what the benchmark keeps of it as it is read, so a
 61,888-row pool never sits in memory whole. A row the shape cannot read keeps its error,
-raised naming the row when a sample is built from it. Every error names the source and
-the row as an editor shows it: ``line n`` of a JSON Lines or CSV file (the line where the
-row starts), else ``row n`` (1-based). Local files are read with Python's own ``json`` and
-``csv`` (a CSV cell stays text), parquet with pyarrow, the Hub and snapshot folders with
-``datasets``; nothing is cached but what ``datasets`` caches itself.
+raised naming the row when a sample is built from it, as an editor shows it: ``line n`` of
+a JSON Lines or CSV file (the line where the row starts), else ``row n`` (1-based).
 """
 
 from __future__ import annotations
@@ -18,25 +14,27 @@ import csv
 import gc
 import json
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from benchmarks.data.fewshot_draws import ROW_HASH, whole_row_hash
-from benchmarks.data.hub import first_line, hub_records, load_hub_split
-from benchmarks.data.records import field_problem
+from benchmarks.data.hub import BATCH_ROWS, first_line, hub_records, load_hub_split
+from benchmarks.data.records import ROW_HASH, field_problem, whole_row_hash
 from benchmarks.runtime.errors import DataError, UserInputError
 
 DataFiles = str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]]
 # What a shape makes of a row's values (a KeyError, TypeError or ValueError: the row's error).
 Shape = Callable[[dict[str, Any]], dict[str, Any]]
 
+T = TypeVar("T")
+
 # The key a reader adds to a record that could not be read (no dataset column is named so).
 ROW_ERROR = "__row_error__"
 LOCAL_SUFFIXES = (".jsonl", ".json", ".parquet", ".csv")
-BATCH_ROWS = 1024
+LONE_CR = re.compile(r"(?<=\r)(?!\n)")
 
 
 @dataclass
@@ -47,7 +45,6 @@ class Rows:
     where: str
     records: list[dict[str, Any]]
     lines: list[int] | None = None
-    columns: Sequence[str] = field(default_factory=tuple)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -57,12 +54,19 @@ class Rows:
         place = f"line {self.lines[row]}" if self.lines else f"row {row + 1}"
         return f"{self.where}, {place}"
 
-    def record(self, row: int) -> dict[str, Any]:
-        """Row ``row``'s values; a row that could not be read raises its error."""
+    def built(self, row: int, make: Callable[[dict[str, Any]], T]) -> T:
+        """``make`` of row ``row``'s values; its ``KeyError``, ``TypeError`` or ``ValueError``
+        (naming the field), or the error of a row that could not be read, becomes a
+        ``DataError`` naming the source and the row."""
         record = self.records[row]
         if ROW_ERROR in record:
             raise DataError(f"{self.at(row)}: {record[ROW_ERROR]}")
-        return record
+        try:
+            return make(record)
+        except (KeyError, TypeError, ValueError) as ex:
+            if isinstance(ex, DataError):
+                raise
+            raise DataError(f"{self.at(row)}: {field_problem(ex)}") from ex
 
 
 @dataclass(frozen=True)
@@ -153,7 +157,18 @@ def collect(
             seen.update(dict.fromkeys(values))
         if line is not None:
             lines.append(line)
-        records.append(kept(values, request, len(records)))
+        # what is kept of a row: its columns (shaped), or the error that stops it
+        record = {name: values.get(name) for name in request.columns}
+        if request.shape is not None:
+            try:
+                record = request.shape(record)
+            except (KeyError, TypeError, ValueError) as ex:
+                if isinstance(ex, UserInputError):
+                    raise  # not the row's: the cache or the setup (it names what to do)
+                record = {ROW_ERROR: field_problem(ex)}
+        if request.row_hash:
+            record[ROW_HASH] = whole_row_hash(values, f"{request.split} {len(records)}")
+        records.append(record)
     if not records:
         source = where.removesuffix(f" ({request.split} split)")
         raise DataError(f"{source}: the file holds no rows.")
@@ -163,22 +178,7 @@ def collect(
             f"{where}: missing column(s) {', '.join(map(repr, missing))}; "
             f"found {', '.join(map(repr, seen))}."
         )
-    return Rows(where, records, lines or None, tuple(seen))
-
-
-def kept(values: dict[str, Any], request: SplitRequest, row: int) -> dict[str, Any]:
-    """What is kept of a row: its columns (shaped), or the error that stops it."""
-    record = {name: values.get(name) for name in request.columns}
-    if request.shape is not None:
-        try:
-            record = request.shape(record)
-        except (KeyError, TypeError, ValueError) as ex:
-            if isinstance(ex, UserInputError):
-                raise  # not the row's: the cache or the setup (it names what to do)
-            record = {ROW_ERROR: field_problem(ex)}
-    if request.row_hash:
-        record[ROW_HASH] = whole_row_hash(values, f"{request.split} {row}")
-    return record
+    return Rows(where, records, lines or None)
 
 
 # ---------------------------------------------------------------------------
@@ -208,27 +208,35 @@ def local_records(
 
 
 def json_lines(path: Path) -> Iterator[tuple[int | None, dict[str, Any]]]:
+    for number, text in enumerate(text_lines(path), start=1):
+        if not text.strip():
+            continue
+        try:
+            record = json.loads(text.rstrip("\r\n"))  # a position within the line
+        except json.JSONDecodeError as ex:
+            raise DataError(
+                f"{path}: could not be read as json: line {number} is not valid JSON "
+                f"({ex.msg}, character {ex.pos})."
+            ) from None
+        if not isinstance(record, dict):
+            raise DataError(
+                f"{path}: line {number} should be a JSON object, got {json_kind(record)}."
+            )
+        yield number, record
+
+
+def text_lines(path: Path) -> Iterator[str]:
+    """The file's lines, split on "\\n" alone (a JSON string may hold other line breaks),
+    each decoded on its own, so that an error names the line that is not UTF-8."""
     with path.open("rb") as file:
-        # JSON Lines are split on "\n" alone (a string may hold other line breaks)
         for number, raw in enumerate(file, start=1):
             try:
-                text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError as ex:
-                raise not_utf8(path, number, ex) from None
-            if not text.strip():
-                continue
-            try:
-                record = json.loads(text.rstrip("\r\n"))  # a position within the line
-            except json.JSONDecodeError as ex:
                 raise DataError(
-                    f"{path}: could not be read as json: line {number} is not valid JSON "
-                    f"({ex.msg}, character {ex.pos})."
+                    f"{path}: line {number} is not valid UTF-8 ({ex.reason}); re-encode the "
+                    "file as UTF-8."
                 ) from None
-            if not isinstance(record, dict):
-                raise DataError(
-                    f"{path}: line {number} should be a JSON object, got {json_kind(record)}."
-                )
-            yield number, record
 
 
 def json_array(path: Path) -> bool:
@@ -256,23 +264,21 @@ def json_array_records(path: Path) -> list[dict[str, Any]]:
 def csv_records(path: Path) -> Iterator[tuple[int | None, dict[str, Any]]]:
     """Each row's cells as text (an empty cell stays ""), with the line it starts on."""
     limit = csv.field_size_limit(2**31 - 1)  # pandas, the references' reader, has no limit
+    # a lone "\r" ends a line too, as in a file opened with newline=""
+    lines = (part for line in text_lines(path) for part in LONE_CR.split(line) if part)
+    reader = csv.DictReader(lines)
+    start = 2
     try:
-        with path.open(encoding="utf-8-sig", newline="") as file:
-            reader = csv.DictReader(file)
-            start = 2
-            try:
-                for record in reader:
-                    if None in record:
-                        raise DataError(
-                            f"{path}, line {start}: more fields than the "
-                            f"{len(reader.fieldnames or [])} columns."
-                        )
-                    yield start, record
-                    start = reader.line_num + 1
-            except UnicodeDecodeError:
-                raise not_utf8(path, *first_line_not_utf8(path)) from None
-            except csv.Error as ex:
-                raise DataError(f"{path}, line {reader.line_num}: {ex}.") from None
+        for record in reader:
+            if None in record:
+                raise DataError(
+                    f"{path}, line {start}: more fields than the "
+                    f"{len(reader.fieldnames or [])} columns."
+                )
+            yield start, record
+            start = reader.line_num + 1
+    except csv.Error as ex:
+        raise DataError(f"{path}, line {reader.line_num}: {ex}.") from None
     finally:
         csv.field_size_limit(limit)
 
@@ -292,24 +298,6 @@ def parquet_records(
             yield from ((None, record) for record in batch.to_pylist())
     except (pa.ArrowException, OSError) as ex:
         raise DataError(f"{path}: could not be read as parquet: {first_line(ex)}") from None
-
-
-def not_utf8(path: Path, line: int, ex: UnicodeDecodeError) -> DataError:
-    return DataError(
-        f"{path}: line {line} is not valid UTF-8 ({ex.reason}); re-encode the file as UTF-8."
-    )
-
-
-def first_line_not_utf8(path: Path) -> tuple[int, UnicodeDecodeError]:
-    """The first line of a file that is not UTF-8, and its error (text is decoded in blocks,
-    so the error of a block names no line)."""
-    with path.open("rb") as file:
-        for number, raw in enumerate(file, start=1):
-            try:
-                raw.decode("utf-8-sig" if number == 1 else "utf-8")
-            except UnicodeDecodeError as ex:
-                return number, ex
-    raise AssertionError(f"{path} decodes as UTF-8 line by line")
 
 
 def json_kind(value: object) -> str:

@@ -14,11 +14,11 @@ from typing import Any
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, ContentText
 
-from benchmarks.data.image_cache import ImageCacheError, cached_image_file, has_image, image_bytes
+from benchmarks.data.image_cache import cached_image_file, image_bytes
 from benchmarks.data.image_encoding import ImageDecodeError, ImageFormat
-from benchmarks.data.records import field, field_problem, option_letters, string_list
+from benchmarks.data.records import field, option_letters, string_list
 from benchmarks.data.rows import ROW_ERROR, local_data_file, local_path
-from benchmarks.data.samples import parquet_records
+from benchmarks.data.samples import bundled_records
 from benchmarks.data.source import DataSource, HubDataset, samples_dataset
 from benchmarks.runtime.errors import DataError
 from benchmarks.spec import KnownQuestion
@@ -64,21 +64,16 @@ def scienceqa_dataset(
     folder = image_folder(source, eval_split)
 
     def with_image_file(values: dict[str, Any]) -> dict[str, Any]:
-        """The row without its image bytes: whether it has one, and its cache file."""
+        """The row without its image bytes: whether it has one, and its cache file (an
+        ``ImageCacheError``, the cache's and not the row's, stops the run)."""
         image = values.pop("image")
-        record = {**values, "has_image": has_image(image), "image_file": None}
+        data, file = image_bytes(image, folder), None
         try:
-            data = image_bytes(image, folder)
             if data is not None:
                 file = cached_image_file(data, image_format=image_format, max_side=max_image_side)
-                record["image_file"] = str(file)
-        except ImageCacheError:
-            raise  # the cache's, not the row's
         except ImageDecodeError as ex:
-            record[ROW_ERROR] = f"field 'image': {ex}"
-        except (TypeError, ValueError) as ex:
-            record[ROW_ERROR] = field_problem(ex)
-        return record
+            raise ValueError(f"field 'image': {ex}") from ex
+        return {**values, "has_image": data is not None, "image_file": file and str(file)}
 
     rows = source.rows(eval_split, columns=REQUIRED_COLUMNS, shape=with_image_file)
     indices = None
@@ -114,7 +109,7 @@ def image_folder(source: DataSource, split: str) -> Path | None:
 def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
     """The bundled questions: known by the question, its choices and its hint; answered
     with the letter."""
-    records = parquet_records(files["test"], columns=["question", "choices", "answer", "hint"])
+    records = bundled_records(files["test"])
     return [
         KnownQuestion(
             (r["question"], *r["choices"], r["hint"] or ""), option_letters(26)[r["answer"]]
@@ -138,35 +133,6 @@ def record_to_sample(record: dict[str, Any], sample_id: str, image: str | None =
     ``image`` is the row's file in the image cache, holding the exact bytes sent: Inspect
     reads it into the same data URI when the sample starts, while the dataset holds a path.
     """
-    fields = checked_fields(record)
-    choices, hint = fields["choices"], fields["hint"]
-    question = fields["question"]
-    sample_input: str | list[ChatMessage] = question
-    if image is not None:
-        sample_input = [
-            ChatMessageUser(content=[ContentImage(image=str(image)), ContentText(text=question)])
-        ]
-    return Sample(
-        id=sample_id,
-        input=sample_input,
-        choices=choices,
-        target=option_letters(len(choices))[fields["answer"]],
-        metadata={
-            "hint": hint,
-            "has_image": image is not None,
-            "has_hint": bool(hint),
-            "subject": fields["subject"],
-            "grade": fields["grade"],
-            "topic": fields["topic"],
-            "category": fields["category"],
-            "skill": fields["skill"],
-            **paper_columns(fields["subject"], bool(hint), image is not None, fields["grade"]),
-        },
-    )
-
-
-def checked_fields(record: dict[str, Any]) -> dict[str, Any]:
-    """The fields a sample is built from, checked; errors name the field."""
     question = field(record, "question", str)
     choices = string_list(record, "choices")
     if len(choices) > 26:
@@ -183,16 +149,27 @@ def checked_fields(record: dict[str, Any]) -> dict[str, Any]:
         raise TypeError(f"field 'hint' should be str, got {type(hint).__name__} {hint!r:.60}")
     grade = field(record, "grade", str)
     subject = field(record, "subject", str)
-    grade_band(grade)
-    return {
-        "question": question,
-        "choices": choices,
-        "answer": answer,
-        "hint": hint,
-        "grade": grade,
-        "subject": subject,
-        **{name: field(record, name, str) for name in ("topic", "category", "skill")},
-    }
+    columns = paper_columns(subject, bool(hint), image is not None, grade)
+    sample_input: str | list[ChatMessage] = question
+    if image is not None:
+        sample_input = [
+            ChatMessageUser(content=[ContentImage(image=str(image)), ContentText(text=question)])
+        ]
+    return Sample(
+        id=sample_id,
+        input=sample_input,
+        choices=choices,
+        target=option_letters(len(choices))[answer],
+        metadata={
+            "hint": hint,
+            "has_image": image is not None,
+            "has_hint": bool(hint),
+            "subject": subject,
+            "grade": grade,
+            **{name: field(record, name, str) for name in ("topic", "category", "skill")},
+            **columns,
+        },
+    )
 
 
 def grade_band(grade: str) -> str:

@@ -23,7 +23,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from benchmarks.data import download
 from benchmarks.data.records import field, field_problem
-from benchmarks.data.rows import DataFiles, Rows, local_path, local_records
+from benchmarks.data.rows import DataFiles, Rows, local_data_file, local_path, local_records
 from benchmarks.data.samples import data_files_for
 from benchmarks.data.source import announce_cut, samples_dataset
 from benchmarks.runtime.errors import DataError
@@ -70,7 +70,9 @@ def simpleqa_dataset(
             f"got the key(s) {', '.join(repr(k) for k in data_files)}.",
         )
     files = data_files_for("simpleqa", bundled_sample, dataset_path, data_files, splits=["test"])
-    path = dataset_file(dataset_path, files)
+    path = local_data_file("simpleqa", "test", dataset_path, files) or (
+        local_path(dataset_path) if dataset_path is not None else official_dataset_file()
+    )
     located = read_local_records(path)
     rows = Rows(str(path), [record for _, record in located], [line for line, _ in located])
 
@@ -96,12 +98,8 @@ def simpleqa_dataset(
 
 
 def record_to_sample(record: dict[str, Any]) -> Sample:
-    """One question; ``metadata`` is parsed as a literal, never evaluated.
-
-    A ``metadata`` value that cannot be read keeps its raw value under
-    ``raw_metadata``, says why under ``metadata_error`` and files the
-    question under the topic ``unknown``.
-    """
+    """One question; ``metadata`` is parsed as a literal, never evaluated (one that cannot
+    be read: docs/simpleqa.md)."""
     details, error = parse_metadata(record.get("metadata"))
     topic = _first_string(record.get("topic"), details.get("topic"))
     answer_type = _first_string(record.get("answer_type"), details.get("answer_type"))
@@ -151,12 +149,9 @@ def _first_string(*values: object) -> str | None:
 
 
 def read_local_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    """``(line, record)`` for every row of a local ``.csv`` or ``.jsonl`` file (the line
-    where the row starts; a CSV's header is line 1), read by ``data/rows.py``'s readers.
-
-    Records have ``id``, ``problem`` and ``answer`` (checked here, for every row, before
-    any model call) and the unparsed ``metadata``.
-    """
+    """``(line, record)`` for every row of a local ``.csv`` or ``.jsonl`` file, read by
+    ``data/rows.py``'s readers, its ``id``, ``problem`` and ``answer`` checked here, for every
+    row, before any model call."""
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".jsonl"):
         raise DataError(f"{path}: unsupported file type {path.suffix!r}; use .csv or .jsonl.")
@@ -177,8 +172,13 @@ def read_local_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
             for column in CSV_COLUMNS:
                 if record[column] is None:
                     raise DataError(f"{where}: field {column!r} is missing (too few fields).")
-        _require_text(record, where)
-        sample_id = record.get("id", f"simpleqa_{index}") if suffix == ".jsonl" else None
+        for name in ("problem", "answer"):
+            try:
+                if not field(record, name, str).strip():
+                    raise DataError(f"{where}: field {name!r} is empty.")
+            except (KeyError, TypeError) as ex:
+                raise DataError(f"{where}: {field_problem(ex)}.") from None
+        sample_id = record.get("id") if suffix == ".jsonl" else None
         if sample_id is None:
             sample_id = f"simpleqa_{index}"
         elif isinstance(sample_id, bool) or not isinstance(sample_id, (str, int)):
@@ -193,26 +193,6 @@ def read_local_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
         first_line_of_id[str(sample_id)] = line
         record["id"] = sample_id
     return rows
-
-
-def _require_text(record: dict[str, Any], where: str) -> None:
-    for name in ("problem", "answer"):
-        try:
-            value = field(record, name, str)
-        except (KeyError, TypeError) as ex:
-            raise DataError(f"{where}: {field_problem(ex)}.") from None
-        if not value.strip():
-            raise DataError(f"{where}: field {name!r} is empty.")
-
-
-def dataset_file(dataset_path: str | None, data_files: DataFiles | None) -> Path:
-    if data_files is not None:
-        if isinstance(data_files, Mapping):
-            return local_path(data_files["test"])
-        return local_path(data_files)
-    if dataset_path is not None:
-        return local_path(dataset_path)
-    return official_dataset_file()
 
 
 def download_dir() -> Path:

@@ -1,13 +1,6 @@
-"""Where a benchmark's rows come from, and how they become a dataset: one path for all.
-
-Every task takes the same three data parameters: ``dataset_path`` (a Hub id, a downloaded
-snapshot folder, or a local file), ``data_files`` (a local file, or ``{split: file}``) and
-``bundled_sample`` (the few rows shipped with the package). ``DataSource`` checks them,
-reads each split (``data/rows.py``: at the benchmark's pinned Hub revision by default) and
-names the source in the log's task metadata. ``samples_dataset`` turns the rows into
-Inspect's ``MemoryDataset``: unique sample ids (a repeated one names both rows), the
-``num_examples`` cut (announced, never silent), and every row error naming the source, the
-row and the field.
+"""Where a benchmark's rows come from (``DataSource``, of the three data parameters every
+task takes) and how they become Inspect's ``MemoryDataset`` (``samples_dataset``): see
+docs/development.md ("How a benchmark is put together").
 """
 
 from __future__ import annotations
@@ -15,12 +8,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from benchmarks.data.records import field_problem
 from benchmarks.data.rows import DataFiles, Rows, Shape, SplitRequest, gc_paused, read_split
 from benchmarks.data.samples import data_files_for
 from benchmarks.runtime.errors import DataError
@@ -31,13 +24,9 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class HubDataset:
-    """A benchmark's default data: a Hub dataset at a pinned commit.
-
-    ``revision`` None says, visibly, that no commit is pinned (the Hub's newest is read);
-    ``pinned_by`` names the public source the commit was taken from (docs/offline.md lists
-    them). Files at a commit never change, and huggingface_hub checks each downloaded file
-    against its sha256.
-    """
+    """A benchmark's default data: a Hub dataset at a pinned commit (``revision`` None: none
+    pinned, visibly), taken from the public source ``pinned_by`` (docs/development.md, "The
+    dataset's revision, and running offline")."""
 
     path: str
     revision: str | None
@@ -85,10 +74,6 @@ class DataSource:
             splits=splits,
         )
 
-    @property
-    def from_hub(self) -> bool:
-        return self.dataset_path is None and self.data_files is None
-
     def rows(
         self,
         split: str,
@@ -125,12 +110,11 @@ class DataSource:
         *,
         columns: Sequence[str],
         num_examples: int | None,
-        config: str | None = None,
     ) -> MemoryDataset:
         """The samples of one split, ``record_to_sample(record, "<split>_<row>")`` each, the
         first ``num_examples`` (a lone local file stands for this split)."""
         return samples_dataset(
-            self.rows(split, columns=columns, config=config, single_file_split=split),
+            self.rows(split, columns=columns),
             lambda row, record: record_to_sample(record, f"{split}_{row}"),
             name=split,
             num_examples=num_examples,
@@ -146,7 +130,7 @@ class DataSource:
                 split: f"{self.task}/{Path(path).name}" for split, path in self.data_files.items()
             }
             return {"data": "bundled sample", "data_files": files}
-        if self.from_hub:
+        if self.dataset_path is None and self.data_files is None:
             return {"dataset": self.hub.path, "revision": self.hub.revision}
         return {"dataset_path": self.dataset_path, "data_files": self.data_files}
 
@@ -161,28 +145,15 @@ def samples_dataset(
     unique_field: str | None = None,
 ) -> MemoryDataset:
     """``build(row, record)`` for the rows ``indices`` (all by default), cut to the first
-    ``num_examples``, as Inspect's ``MemoryDataset``.
-
-    ``unique_field``: the record field the sample ids come from; a value that repeats
-    among the rows evaluated is an error naming both rows. A ``KeyError``, ``TypeError``
-    or ``ValueError`` of ``build`` becomes a ``DataError`` naming the source, the row and
-    the message (which names the field).
-    """
+    ``num_examples`` (announced), as Inspect's ``MemoryDataset``; its field errors name the
+    row (``Rows.built``). ``unique_field``: the record field the sample ids come from."""
     selected = range(len(rows)) if indices is None else indices
     announce_cut(num_examples, len(selected), rows.where)
     selected = selected[:num_examples] if num_examples is not None else selected
     if unique_field is not None:
         require_unique(rows, unique_field, selected)
-    samples = []
     with gc_paused():
-        for row in selected:
-            record = rows.record(row)
-            try:
-                samples.append(build(row, record))
-            except (KeyError, TypeError, ValueError) as ex:
-                if isinstance(ex, DataError):
-                    raise
-                raise DataError(f"{rows.at(row)}: {field_problem(ex)}") from ex
+        samples = [rows.built(row, partial(build, row)) for row in selected]
     return MemoryDataset(samples, name=name, location=rows.where)
 
 

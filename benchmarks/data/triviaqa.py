@@ -1,30 +1,22 @@
-"""TriviaQA's rows: the pinned Hub dataset, what is kept of each split as it is read,
-the few-shot draws, the dataset a task evaluates (a row as a sample) and the bundled
-questions the offline oracle answers.
-
-The splits are read in two shapes that keep only what a sample or a demonstration needs
-(a train row's answer holds dozens of aliases; a demonstration shows one), with the
-evidence text already cut to ``evidence_max_chars``.
-
-The draws are made while the dataset is loaded (they walk the questions in
-order: ``SeededDraws`` for ``canonical``, ``LmEvalDraws`` for ``lm_eval``) and
-kept with each sample as row ids under ``metadata["fewshot"]``.
-"""
+"""TriviaQA's rows: the pinned Hub dataset, the prompt formats, what is kept of each split
+as it is read (a demonstration keeps one of a train row's dozens of aliases; the evidence
+is cut to ``evidence_max_chars``), the few-shot draws (made while loading, kept with each
+sample as row ids under ``metadata["fewshot"]``), a row as a sample, and the bundled
+questions the offline oracle answers."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from benchmarks.data.fewshot_draws import FEWSHOT_KEY, IdenticalRows, LmEvalDraws, SeededDraws
+from benchmarks.data.fewshot_draws import FEWSHOT_KEY, DemonstrationPool, LmEvalDraws, SeededDraws
 from benchmarks.data.records import field, string_list
-from benchmarks.data.rows import Rows
-from benchmarks.data.samples import jsonl_records
+from benchmarks.data.rows import ROW_ERROR, Rows
+from benchmarks.data.samples import bundled_records
 from benchmarks.data.source import DataSource, HubDataset, samples_dataset
-from benchmarks.data.triviaqa_demonstrations import TriviaQADemonstrations
 from benchmarks.profiles.triviaqa import TriviaQAProfile
 from benchmarks.runtime.task_parameters import fail
 from benchmarks.spec import KnownQuestion
@@ -41,6 +33,15 @@ QUESTION_COLUMNS = ("question", "question_id", "answer")
 DEMONSTRATION_COLUMNS = ("question", "answer")
 # A row's evidence documents as its prompt block shows them (include_evidence).
 EVIDENCE_TEMPLATE = "Evidence: {evidence}\n"
+# prompt_format -> (block template, demonstration answer field); the draw follows the
+# format (lm_eval: LmEvalDraws). The question block is solvers/triviaqa.py's block_template.
+PROMPT_FORMATS: dict[str, tuple[str, str]] = {
+    "canonical": ("Question: {question}\nAnswer:", "value"),
+    # lm-evaluation-harness 0.4.13 tasks/triviaqa/default.yaml: doc_to_text
+    # appends "?" to every question; doc_to_target is the alias list, of which a
+    # demonstration shows the first (api/task.py 1092-1102).
+    "lm_eval": ("Question: {question}?\nAnswer:", "first_alias"),
+}
 
 
 @dataclass
@@ -81,7 +82,7 @@ def triviaqa_data(
         shape=lambda values: question_fields(values, chars),
         **rows_options,
     )
-    demonstrations = draws = None
+    demonstrations = None
     if settings.shots > 0:
         pool = source.rows(
             fewshot_split,
@@ -89,20 +90,15 @@ def triviaqa_data(
             shape=lambda values: demonstration_fields(values, chars),
             **rows_options,
         )
-        draws = fewshot_draws(
-            pool, eval_rows, settings.shots, settings.fewshot_seed, settings.prompt_format
-        )
-        demonstrations = TriviaQADemonstrations(pool, settings.prompt_format, include_evidence)
+        demonstrations = TriviaQADemonstrations(pool, eval_rows, settings, include_evidence)
 
     def build(row: int, record: dict[str, Any]) -> Sample:
         sample = record_to_sample(record)
         assert sample.metadata is not None
         if include_evidence:
             sample.metadata["evidence"] = record["evidence"]
-        if draws is not None and demonstrations is not None:
-            drawn = draws.for_question(row)
-            demonstrations.check(drawn)  # now, before any model call
-            sample.metadata[FEWSHOT_KEY] = drawn
+        if demonstrations is not None:
+            sample.metadata[FEWSHOT_KEY] = demonstrations.drawn(row)
         return sample
 
     dataset = samples_dataset(
@@ -173,19 +169,55 @@ def demonstration_fields(values: dict[str, Any], evidence_chars: int | None) -> 
     return record
 
 
-def fewshot_draws(
-    fewshot_rows: Rows,
-    eval_rows: Rows,
-    shots: int,
-    seed: int,
-    prompt_format: str,
-) -> SeededDraws:
-    """The draw rule of ``prompt_format`` over the few-shot split."""
-    where = f"triviaqa: {fewshot_rows.where}"
-    if prompt_format == "lm_eval":
-        copies = IdenticalRows(eval_rows.records, fewshot_rows.records)
-        return LmEvalDraws(len(fewshot_rows), shots, seed, copies, where=where)
-    return SeededDraws(len(fewshot_rows), shots, seed, where=where)
+class TriviaQADemonstrations(DemonstrationPool[dict[str, str]]):
+    """The few-shot split's rows as demonstrations (``question``, ``answer``: the value, or
+    the first alias, and with evidence ``evidence``), drawn by ``prompt_format``'s rule."""
+
+    def __init__(
+        self, pool: Rows, eval_rows: Rows, settings: TriviaQAProfile, include_evidence: bool
+    ) -> None:
+        shots, seed, where = settings.shots, settings.fewshot_seed, f"triviaqa: {pool.where}"
+        if settings.prompt_format == "lm_eval":
+            draws: SeededDraws = LmEvalDraws(pool, eval_rows, shots, seed, where=where)
+        else:
+            draws = SeededDraws(len(pool), shots, seed, where=where)
+        super().__init__(pool, draws, self.demonstration)
+        self.first_alias = PROMPT_FORMATS[settings.prompt_format][1] == "first_alias"
+        self.include_evidence = include_evidence
+        # Rows a demonstration cannot be made of, found in one pass (a fraction of checking
+        # each drawn row); reading one raises its error.
+        answer, usable = ("aliases", _alias_list) if self.first_alias else ("value", _string)
+        self.unusable = {
+            row
+            for row, record in enumerate(pool.records)
+            if ROW_ERROR in record
+            or not isinstance(record.get("question"), str)
+            or not usable(record.get(answer))
+        }
+
+    def check(self, indices: Iterable[int]) -> None:
+        for index in indices:
+            if index in self.unusable:
+                self[index]
+
+    def demonstration(self, record: dict[str, Any]) -> dict[str, str]:
+        question = field(record, "question", str)
+        if self.first_alias:
+            answer = string_list(record, "aliases", label="answer.aliases")[0]
+        else:
+            answer = field({"answer.value": record["value"]}, "answer.value", str)
+        demonstration = {"question": question, "answer": answer}
+        if self.include_evidence:
+            demonstration["evidence"] = record["evidence"]
+        return demonstration
+
+
+def _string(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _alias_list(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(a, str) for a in value)
 
 
 # An alias without TriviaQA's stop characters survives the cut whole.
@@ -198,7 +230,7 @@ def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
     alias "The weather in Milan"), or, when the stop sequences would cut it, with the first
     alias they leave whole."""
     questions = []
-    for record in jsonl_records(files["validation"]):
+    for record in bundled_records(files["validation"]):
         answer = record["answer"]
         candidates = [answer["value"], *answer["aliases"]]
         whole = [a for a in candidates if not STOP_CHARACTERS & set(a)]

@@ -1,24 +1,29 @@
 """Winogrande's data: the pinned Hub dataset, the columns a question needs, a row as a
 sample, the train split's rows as demonstrations (drawn while the dataset is loaded:
-``SeededDraws``, or ``ShuffledHeadDraws`` under ``fewshot_draw=hf_shuffle``), and the
-offline models' rules (the bundled questions the oracle answers, the prompts the random
-model answers with a letter)."""
+``SeededDraws``, or ``ShuffledHeadDraws`` under ``fewshot_draw=hf_shuffle``), the questions
+for log-likelihood scoring, and the offline models' rules (the bundled questions the oracle
+answers, the prompts the random model answers with a letter)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import Dataset, MemoryDataset, Sample
 
-from benchmarks.data.fewshot_draws import FEWSHOT_KEY, SeededDraws, ShuffledHeadDraws
-from benchmarks.data.records import field, field_problem
-from benchmarks.data.rows import Rows
-from benchmarks.data.samples import jsonl_records
+from benchmarks.data.fewshot_draws import (
+    FEWSHOT_DELIMITER,
+    FEWSHOT_KEY,
+    DemonstrationPool,
+    LmEvalDraws,
+    SeededDraws,
+    ShuffledHeadDraws,
+)
+from benchmarks.data.records import REQUESTS_KEY, field
+from benchmarks.data.samples import bundled_records
 from benchmarks.data.source import DataSource, HubDataset, samples_dataset
-from benchmarks.profiles.winogrande import FewshotDraw, WinograndeProfile
-from benchmarks.runtime.errors import DataError
+from benchmarks.profiles.winogrande import WinograndeProfile
 from benchmarks.spec import KnownQuestion
 
 DATASET = HubDataset(
@@ -34,6 +39,8 @@ ANSWER_LETTERS = {"1": "A", "2": "B"}
 LETTERS_OFFERED = re.compile(r"is one of ((?:[A-Z],)*[A-Z])\.")
 FEWSHOT_SPLIT = "train"
 DRAWS: dict[str, type[SeededDraws]] = {"per_question": SeededDraws, "hf_shuffle": ShuffledHeadDraws}
+# The train split's rows as demonstrations: ``question``, ``choices``, ``answer``.
+WinograndeDemonstrations = DemonstrationPool[dict[str, Any]]
 
 
 def winogrande_dataset(
@@ -53,9 +60,11 @@ def winogrande_dataset(
     demonstrations = None
     if settings.shots > 0:
         pool = source.rows(FEWSHOT_SPLIT, **request)
-        demonstrations = WinograndeDemonstrations(
-            pool, settings.shots, settings.fewshot_seed, settings.fewshot_draw
+        draw = DRAWS[settings.fewshot_draw]
+        draws = draw(
+            len(pool), settings.shots, settings.fewshot_seed, where=f"winogrande: {pool.where}"
         )
+        demonstrations = WinograndeDemonstrations(pool, draws, demonstration)
 
     def build(row: int, record: dict[str, Any]) -> Sample:
         sample = record_to_sample(record, sample_id=f"{eval_split}_{row}")
@@ -91,11 +100,16 @@ def read_question(record: dict[str, Any]) -> tuple[str, list[str], str]:
     return sentence, options, letter
 
 
+def demonstration(record: dict[str, Any]) -> dict[str, Any]:
+    sentence, options, letter = read_question(record)
+    return {"question": sentence, "choices": options, "answer": letter}
+
+
 def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
     """The bundled questions: known by the sentence and both options; answered as asked (by
     log-likelihood: the sentence with the right option put in is the likely one)."""
     questions = []
-    for row in jsonl_records(files["validation"]):
+    for row in bundled_records(files["validation"]):
         sentence, options, letter = read_question(row)
         before, _, after = sentence.partition("_")
         # the sentence's text on each side of the blank, found whether the prompt keeps the
@@ -125,34 +139,69 @@ def _non_empty_string(record: dict[str, Any], name: str) -> str:
     return value
 
 
-class WinograndeDemonstrations(Mapping[int, dict[str, Any]]):
-    """The train split's rows as demonstrations (``question``, ``choices``, ``answer``),
-    and the draw of each evaluated question (``draw``: a rule of ``DRAWS``)."""
+# ---------------------------------------------------------------------------
+# Log-likelihood scoring: lm-evaluation-harness 0.4.13's ``winogrande`` "partial evaluation"
+# (tasks/winogrande/preprocess_winogrande.py; docs/winogrande.md): for each option the
+# context is the sentence up to the blank with the option put in, the continuation the rest
+# after the blank (" " + rest.strip()). Demonstrations are solved sentences (the gold option
+# put in), each followed by FEWSHOT_DELIMITER, before the context, drawn by LmEvalDraws.
 
-    def __init__(
-        self, rows: Rows, shots: int, seed: int, draw: FewshotDraw = "per_question"
-    ) -> None:
-        self.rows = rows
-        self.draws = DRAWS[draw](len(rows), shots, seed, where=f"winogrande: {rows.where}")
 
-    def drawn(self, position: int) -> list[int]:
-        """The demonstrations of the question at ``position``, each read and checked."""
-        indices = self.draws.for_question(position)
-        for index in indices:
-            self[index]
-        return indices
+def read_sentence(record: Mapping[str, Any]) -> tuple[str, str, list[str], int]:
+    """The text before the blank, the rest after it (stripped), the options, the gold index."""
+    sentence = record.get("sentence")
+    if not isinstance(sentence, str) or "_" not in sentence:
+        raise ValueError(f"field 'sentence' should hold a blank '_', got {sentence!r:.60}")
+    options = [record.get("option1"), record.get("option2")]
+    if not all(isinstance(option, str) for option in options):
+        raise ValueError(f"fields 'option1' and 'option2' should be text, got {options!r:.60}")
+    gold = {"1": 0, "2": 1}.get(record.get("answer"))  # type: ignore[arg-type]
+    if gold is None:
+        raise ValueError(f"field 'answer' should be '1' or '2', got {record.get('answer')!r:.60}")
+    blank = sentence.index("_")
+    return sentence[:blank], sentence[blank + 1 :].strip(), options, gold  # type: ignore[return-value]
 
-    def __len__(self) -> int:
-        return len(self.rows)
 
-    def __iter__(self) -> Iterator[int]:
-        return iter(range(len(self.rows)))
+def option_requests(record: Mapping[str, Any], prefix: str) -> list[list[str]]:
+    """``[context, continuation]`` for each option of the row."""
+    before, after, options, _ = read_sentence(record)
+    return [[prefix + before + option, " " + after] for option in options]
 
-    def __getitem__(self, index: int) -> dict[str, Any]:
-        try:
-            sentence, options, letter = read_question(self.rows.record(index))
-        except (KeyError, TypeError, ValueError) as ex:
-            if isinstance(ex, DataError):
-                raise
-            raise DataError(f"{self.rows.at(index)}: {field_problem(ex)}") from ex
-        return {"question": sentence, "choices": options, "answer": letter}
+
+def solved_sentence(record: dict[str, Any]) -> str:
+    before, after, options, gold = read_sentence(record)
+    return before + options[gold] + " " + after
+
+
+def loglikelihood_dataset(
+    source: DataSource,
+    request: dict[str, Any],
+    eval_split: str,
+    num_examples: int | None,
+    *,
+    shots: int,
+    fewshot_seed: int,
+) -> Dataset:
+    """The questions, each carrying its options' ``[context, continuation]`` requests (and
+    the ``shots`` demonstrations drawn before them) for ``option_loglikelihoods``."""
+    eval_rows = source.rows(eval_split, **request, row_hash=shots > 0)
+    demonstrations = None
+    if shots > 0:
+        pool = source.rows(FEWSHOT_SPLIT, **request, row_hash=True)
+        draws = LmEvalDraws(pool, eval_rows, shots, fewshot_seed, where=f"winogrande: {pool.where}")
+        demonstrations = DemonstrationPool(pool, draws, solved_sentence)
+
+    def build(row: int, record: dict[str, Any]) -> Sample:
+        sample = record_to_sample(record, f"{eval_split}_{row}")
+        assert sample.metadata is not None
+        drawn, prefix = [], ""
+        if demonstrations is not None:
+            drawn = demonstrations.draws.for_question(row)
+            prefix = "".join(demonstrations[index] + FEWSHOT_DELIMITER for index in drawn)
+        sample.metadata[FEWSHOT_KEY] = drawn
+        sample.metadata[REQUESTS_KEY] = option_requests(record, prefix)
+        return sample
+
+    return samples_dataset(
+        eval_rows, build, name=f"{request['config']}_{eval_split}", num_examples=num_examples
+    )

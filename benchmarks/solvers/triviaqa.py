@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from benchmarks.data.triviaqa_demonstrations import PROMPT_FORMATS
+from benchmarks.data.triviaqa import PROMPT_FORMATS
 
 # Before a block, with the evidence field of include_evidence.
 EVIDENCE_FIELD = "{evidence}"

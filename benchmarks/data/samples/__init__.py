@@ -6,14 +6,12 @@ file, so a benchmark can be tried with no network and no download.
 
 from __future__ import annotations
 
-import json
-import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from benchmarks.data.rows import DataFiles
+from benchmarks.data.rows import DataFiles, local_records
 from benchmarks.runtime.task_parameters import fail
 
 DATA_SUFFIXES = (".jsonl", ".csv", ".parquet")
@@ -37,19 +35,6 @@ def data_files_for(
 ) -> DataFiles | None:
     """``data_files`` to load: the bundled sample's when asked for (it must hold
     ``splits``), else as given."""
-    if dataset_path is not None and not isinstance(dataset_path, str):
-        fail(task, f"dataset_path must be a path or a Hub id, got {dataset_path!r}.")
-    if not (
-        data_files is None
-        or isinstance(data_files, (str, os.PathLike))
-        or (
-            isinstance(data_files, Mapping)
-            and all(isinstance(v, (str, os.PathLike)) for v in data_files.values())
-        )
-    ):
-        fail(task, f"data_files must be a file or a mapping split -> file, got {data_files!r}.")
-    if not isinstance(bundled_sample, bool):
-        fail(task, f"bundled_sample must be true or false, got {bundled_sample!r}.")
     if not bundled_sample:
         return data_files
     if dataset_path is not None or data_files is not None:
@@ -69,14 +54,6 @@ def data_files_for(
     return bundled
 
 
-def jsonl_records(path: str) -> list[dict[str, Any]]:
-    """The rows of a bundled JSON Lines file (for the offline oracle)."""
-    with open(path, encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
-
-
-def parquet_records(path: str, columns: list[str] | None = None) -> list[dict[str, Any]]:
-    """The rows of a bundled parquet file (for the offline oracle)."""
-    import pyarrow.parquet as pq
-
-    return pq.read_table(path, columns=columns).to_pylist()
+def bundled_records(path: str) -> list[dict[str, Any]]:
+    """The rows of a bundled file (for the offline oracle)."""
+    return [record for _, record in local_records(Path(path))]
