@@ -11,18 +11,16 @@ a JSON Lines or CSV file (the line where the row starts), else ``row n`` (1-base
 from __future__ import annotations
 
 import csv
-import gc
 import json
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from benchmarks.data.hub import BATCH_ROWS, first_line, hub_records, load_hub_split
-from benchmarks.data.records import ROW_HASH, field_problem, whole_row_hash
+from benchmarks.data.records import ROW_HASH, field_problem, gc_paused, whole_row_hash
 from benchmarks.runtime.errors import DataError, UserInputError
 
 DataFiles = str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]]
@@ -86,20 +84,6 @@ class SplitRequest:
     single_file_split: str | None = None
     shape: Shape | None = None
     row_hash: bool = False
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Python's cyclic collector off while rows and samples are built: they hold no cycles,
-    and its passes over the growing rows took 1.7 of the 3.0 CPU seconds of building
-    TriviaQA's task (70k rows; docs/performance.md)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def read_split(request: SplitRequest) -> Rows:

@@ -14,7 +14,8 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from benchmarks.data.rows import DataFiles, Rows, Shape, SplitRequest, gc_paused, read_split
+from benchmarks.data.records import gc_paused
+from benchmarks.data.rows import DataFiles, Rows, Shape, SplitRequest, read_split
 from benchmarks.data.samples import data_files_for
 from benchmarks.runtime.errors import DataError
 from benchmarks.runtime.task_parameters import fail
