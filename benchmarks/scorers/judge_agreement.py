@@ -5,7 +5,6 @@ records in each score's metadata: per-judge statistics, unanimity, Fleiss' kappa
 from __future__ import annotations
 
 import math
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from inspect_ai.scorer import Metric, SampleScore
@@ -39,8 +38,9 @@ def judge_panel_metrics(renamed: dict[str, str] | None = None) -> Metric:
         (size,) = sizes
         results: dict[str, float] = {}
         for index in range(size):
-            counts = Counter(grades[index] for grades in verdicts)
-            totals = {key: float(counts[grade]) for grade, key in GRADE_VALUE_KEYS.items()}
+            totals = dict.fromkeys(GRADE_VALUE_KEYS.values(), 0.0)
+            for grades in verdicts:
+                totals[GRADE_VALUE_KEYS[grades[index]]] += 1
             statistics = statistics_from_totals(totals, len(verdicts))
             for statistic in (*PANEL_STATISTICS, "judge_failures"):
                 name = names.get(statistic, statistic)
