@@ -7,12 +7,9 @@ from __future__ import annotations
 from benchmarks.runtime.inspect_private import PrerequisiteError
 
 
-class UserInputError(ValueError, PrerequisiteError):
-    """Input the user can fix: a task parameter, a data file, a log."""
-
-    def __init__(self, message: str) -> None:
-        ValueError.__init__(self, message)
-        self.message = message
+class UserInputError(PrerequisiteError, ValueError):
+    """Input the user can fix: a task parameter, a data file, a log (``PrerequisiteError``
+    sets its ``message``, which the ``inspect`` command prints)."""
 
 
 class TaskParameterError(UserInputError):

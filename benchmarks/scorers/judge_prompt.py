@@ -23,24 +23,20 @@ def _template(name: str) -> str:
 # GRADER_TEMPLATE of simple-evals simpleqa_eval.py after .strip(), byte for byte.
 GRADER_TEMPLATE = _template("simpleqa_grader_template.txt")
 GRADE_PROMPT_FIELDS = frozenset({"question", "target", "predicted_answer"})
-# SimpleQA Verified's revised autorater prompt (paper, Appendix A; docs/simpleqa_verified.md)
-VERIFIED_PAPER_GRADER_TEMPLATE = _template("simpleqa_verified_paper_grader_template.txt")
-# inspect_evals 0.28.0's SimpleQA and SimpleQA Verified templates, placeholders renamed to
-# ours, which leaves the filled-in prompt its bytes (simpleqa_inspect_evals_grader_templates.md)
-INSPECT_EVALS_GRADER_TEMPLATE = _template("simpleqa_inspect_evals_grader_template.txt")
-INSPECT_EVALS_VERIFIED_GRADER_TEMPLATE = _template(
-    "simpleqa_verified_inspect_evals_grader_template.txt"
-)
 # The judge prompts a task's grader_prompt names, SimpleQA's and SimpleQA Verified's (the
 # names: SimpleQAGraderPrompt and VerifiedGraderPrompt of their profiles modules).
+# ``inspect_evals``: inspect_evals 0.28.0's templates, placeholders renamed to ours, which
+# leaves the filled-in prompt its bytes (simpleqa_inspect_evals_grader_templates.md);
+# ``paper``: SimpleQA Verified's revised autorater prompt (paper, Appendix A;
+# docs/simpleqa_verified.md).
 SIMPLEQA_GRADER_PROMPTS: dict[str, str] = {
     "simple_evals": GRADER_TEMPLATE,
-    "inspect_evals": INSPECT_EVALS_GRADER_TEMPLATE,
+    "inspect_evals": _template("simpleqa_inspect_evals_grader_template.txt"),
 }
 VERIFIED_GRADER_PROMPTS: dict[str, str] = {
     "simple_evals": GRADER_TEMPLATE,
-    "paper": VERIFIED_PAPER_GRADER_TEMPLATE,
-    "inspect_evals": INSPECT_EVALS_VERIFIED_GRADER_TEMPLATE,
+    "paper": _template("simpleqa_verified_paper_grader_template.txt"),
+    "inspect_evals": _template("simpleqa_verified_inspect_evals_grader_template.txt"),
 }
 
 GRADE_NAMES = {"A": "CORRECT", "B": "INCORRECT", "C": "NOT_ATTEMPTED"}

@@ -51,10 +51,8 @@ def grade_values(scores: list[SampleScore]) -> list[dict[str, float]]:
 
 def grade_statistics(scores: list[SampleScore]) -> dict[str, float]:
     """Every SimpleQA statistic over ``scores``; N counts judge failures too."""
-    totals = dict.fromkeys(GRADE_VALUE_KEYS.values(), 0.0)
-    for value in grade_values(scores):
-        for key in totals:
-            totals[key] += value[key]
+    values = grade_values(scores)
+    totals = {key: sum(value[key] for value in values) for key in GRADE_VALUE_KEYS.values()}
     return statistics_from_totals(totals, len(scores))
 
 

@@ -22,14 +22,17 @@ from inspect_ai.model import ChatMessage
 from benchmarks.runtime.errors import TaskParameterError
 from benchmarks.scorers.judge_prompt import (
     GRADER_TEMPLATE,
-    INSPECT_EVALS_GRADER_TEMPLATE,
-    INSPECT_EVALS_VERIFIED_GRADER_TEMPLATE,
+    SIMPLEQA_GRADER_PROMPTS,
+    VERIFIED_GRADER_PROMPTS,
     parse_grade_inspect_evals_strict,
     parse_grade_official,
 )
 from benchmarks.simpleqa import simpleqa
 from benchmarks.simpleqa_verified import simpleqa_verified
 from tests.scripted import scripted_model
+
+INSPECT_EVALS_GRADER_TEMPLATE = SIMPLEQA_GRADER_PROMPTS["inspect_evals"]
+INSPECT_EVALS_VERIFIED_GRADER_TEMPLATE = VERIFIED_GRADER_PROMPTS["inspect_evals"]
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 SIMPLEQA_CSV = FIXTURES / "simpleqa" / "simple_qa_test_set.sample.csv"

@@ -16,11 +16,13 @@ from inspect_ai.model import ChatMessage
 from benchmarks.runtime.errors import DataError, TaskParameterError
 from benchmarks.scorers.judge_prompt import (
     GRADER_TEMPLATE,
-    VERIFIED_PAPER_GRADER_TEMPLATE,
+    VERIFIED_GRADER_PROMPTS,
     parse_grade_verified_starter,
 )
 from benchmarks.simpleqa_verified import simpleqa_verified
 from tests.scripted import last_user_text, scripted_model
+
+VERIFIED_PAPER_GRADER_TEMPLATE = VERIFIED_GRADER_PROMPTS["paper"]
 
 ROOT = Path(__file__).parents[2]
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "simpleqa_verified"
