@@ -102,13 +102,9 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+@gc_paused()
 def read_split(request: SplitRequest) -> Rows:
     """The split's rows (see the module docstring)."""
-    with gc_paused():
-        return read_split_rows(request)
-
-
-def read_split_rows(request: SplitRequest) -> Rows:
     path = local_data_file(
         request.benchmark,
         request.split,
