@@ -107,7 +107,7 @@ class DemonstrationDraw:
         try:
             return [lookup[i] for i in ids]
         except (KeyError, IndexError):
-            missing = [i for i in ids if not self._holds(i)]
+            missing = [i for i in ids if i not in self.keys]
             raise ValueError(
                 f"{self.solver}: sample {state.sample_id!r} names demonstrations "
                 f"{missing} that the pool of {len(self.pool or ())} does not hold."
@@ -126,11 +126,6 @@ class DemonstrationDraw:
                 f"demonstrations for sample {state.sample_id!r}."
             )
         return random.Random(f"{self.seed}:{state.sample_id}").sample(keys, self.shots)
-
-    def _holds(self, key: Any) -> bool:
-        if isinstance(self.pool, Mapping):
-            return key in self.pool
-        return isinstance(key, int) and 0 <= key < len(self.pool or ())
 
 
 def fewshot_messages(
