@@ -204,9 +204,8 @@ def test_the_default_source_is_the_hub_dataset_at_its_pinned_revision(
         "(revision=None): never a placeholder"
     )
     source = data_source.DataSource(
-        name, name, dataset, dataset_path=None, data_files=None,
-        bundled_sample=False, splits=["x"],
-    )  # fmt: skip
+        name, name, dataset, dataset_path=None, data_files=None, bundled_sample=False
+    )
     assert source.metadata() == {"dataset": dataset.path, "revision": request.revision}
 
 

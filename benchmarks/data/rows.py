@@ -1,11 +1,8 @@
-"""A split's rows, read in this process: from the Hub at a pinned revision, a downloaded
-snapshot folder, or one local file (``.jsonl``, ``.json``, ``.csv``, ``.parquet``); the
-readers are described in docs/development.md ("How a benchmark is put together").
-
-A ``shape`` turns each row into what the benchmark keeps of it as it is read, so a
-61,888-row pool never sits in memory whole. A row the shape cannot read keeps its error,
-raised naming the row when a sample is built from it, as an editor shows it: ``line n`` of
-a JSON Lines or CSV file (the line where the row starts), else ``row n`` (1-based).
+"""A split's rows, read in this process by the readers docs/development.md describes ("How
+a benchmark is put together"). A ``shape`` makes each row what the benchmark keeps of it as
+it is read, so a 61,888-row pool never sits in memory whole; a row it cannot read keeps its
+error, raised naming the row when a sample is built from it (as an editor shows it):
+``line n`` of a JSON Lines or CSV file (where the row starts), else ``row n`` (1-based).
 """
 
 from __future__ import annotations
@@ -69,9 +66,8 @@ class Rows:
 
 @dataclass(frozen=True)
 class SplitRequest:
-    """One split to read and how: the Hub dataset and config read when no local data is
-    given, the local data as the task was given it, the columns every row must have (and
-    the only ones kept), a shape, and whether to add a hash of each whole row."""
+    """One split to read and how: what ``DataSource.rows`` is asked for, with the source's
+    Hub dataset and local data as the task was given them."""
 
     benchmark: str
     hub_path: str
@@ -86,13 +82,9 @@ class SplitRequest:
     row_hash: bool = False
 
 
+@gc_paused()
 def read_split(request: SplitRequest) -> Rows:
     """The split's rows (see the module docstring)."""
-    with gc_paused():
-        return read_split_rows(request)
-
-
-def read_split_rows(request: SplitRequest) -> Rows:
     path = local_data_file(
         request.benchmark,
         request.split,

@@ -17,8 +17,7 @@ from inspect_ai.model import ChatMessage, ChatMessageUser, ContentImage, Content
 from benchmarks.data.image_cache import cached_image_file, image_bytes
 from benchmarks.data.image_encoding import ImageDecodeError, ImageFormat
 from benchmarks.data.records import field, option_letters, string_list
-from benchmarks.data.rows import ROW_ERROR, local_data_file, local_path
-from benchmarks.data.samples import bundled_records
+from benchmarks.data.rows import ROW_ERROR, local_data_file, local_path, local_records
 from benchmarks.data.source import DataSource, HubDataset, samples_dataset
 from benchmarks.runtime.errors import DataError
 from benchmarks.spec import KnownQuestion
@@ -109,12 +108,11 @@ def image_folder(source: DataSource, split: str) -> Path | None:
 def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
     """The bundled questions: known by the question, its choices and its hint; answered
     with the letter."""
-    records = bundled_records(files["test"])
     return [
         KnownQuestion(
             (r["question"], *r["choices"], r["hint"] or ""), option_letters(26)[r["answer"]]
         )
-        for r in records
+        for _, r in local_records(Path(files["test"]))
     ]
 
 

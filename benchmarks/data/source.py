@@ -34,46 +34,30 @@ class HubDataset:
     pinned_by: str | None = None
 
 
+@dataclass(frozen=True)
 class DataSource:
     """The rows of a task's splits, from the Hub, a snapshot folder, local files or the
     bundled sample."""
 
-    def __init__(
-        self,
-        task: str,
-        benchmark: str,
-        hub: HubDataset,
-        *,
-        dataset_path: str | None,
-        data_files: DataFiles | None,
-        bundled_sample: bool,
-        splits: Sequence[str],
-    ) -> None:
-        self.task = task
-        self.benchmark = benchmark
-        self.hub = hub
-        if dataset_path is not None and not bundled_sample:
-            refuse_a_missing_local_path(task, dataset_path)
-        # the default Hub id spelled out is the default: pinned, named in the log
-        self.dataset_path = None if dataset_path == hub.path else dataset_path
-        self.data_files = data_files_for(
-            task, bundled_sample, dataset_path, data_files, splits=splits
-        )
-        self.bundled_sample = bundled_sample
+    task: str
+    benchmark: str
+    hub: HubDataset
+    dataset_path: str | None
+    data_files: DataFiles | None
+    bundled_sample: bool
 
     @classmethod
     def of(cls, args: Any, benchmark: str, hub: HubDataset, splits: Sequence[str]) -> DataSource:
         """The source a task's checked arguments name (``dataset_path``, ``data_files``,
         ``bundled_sample``: the data parameters every task takes)."""
-        return cls(
-            args.task_name,
-            benchmark,
-            hub,
-            dataset_path=args.dataset_path,
-            data_files=args.data_files,
-            bundled_sample=args.bundled_sample,
-            splits=splits,
+        if args.dataset_path is not None and not args.bundled_sample:
+            refuse_a_missing_local_path(args.task_name, args.dataset_path)
+        data_files = data_files_for(
+            args.task_name, args.bundled_sample, args.dataset_path, args.data_files, splits=splits
         )
+        # the default Hub id spelled out is the default: pinned, named in the log
+        dataset_path = None if args.dataset_path == hub.path else args.dataset_path
+        return cls(args.task_name, benchmark, hub, dataset_path, data_files, args.bundled_sample)
 
     def rows(
         self,

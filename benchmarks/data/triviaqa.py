@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from benchmarks.data.fewshot_draws import FEWSHOT_KEY, DemonstrationPool, LmEvalDraws, SeededDraws
 from benchmarks.data.records import field, string_list
-from benchmarks.data.rows import ROW_ERROR, Rows
-from benchmarks.data.samples import bundled_records
+from benchmarks.data.rows import ROW_ERROR, Rows, local_records
 from benchmarks.data.source import DataSource, HubDataset, samples_dataset
 from benchmarks.profiles.triviaqa import TriviaQAProfile
 from benchmarks.runtime.task_parameters import fail
@@ -230,7 +230,7 @@ def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
     alias "The weather in Milan"), or, when the stop sequences would cut it, with the first
     alias they leave whole."""
     questions = []
-    for record in bundled_records(files["validation"]):
+    for _, record in local_records(Path(files["validation"])):
         answer = record["answer"]
         candidates = [answer["value"], *answer["aliases"]]
         whole = [a for a in candidates if not STOP_CHARACTERS & set(a)]

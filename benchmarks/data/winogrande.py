@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from inspect_ai.dataset import Dataset, MemoryDataset, Sample
@@ -21,7 +22,7 @@ from benchmarks.data.fewshot_draws import (
     ShuffledHeadDraws,
 )
 from benchmarks.data.records import REQUESTS_KEY, field
-from benchmarks.data.samples import bundled_records
+from benchmarks.data.rows import local_records
 from benchmarks.data.source import DataSource, HubDataset, samples_dataset
 from benchmarks.profiles.winogrande import WinograndeProfile
 from benchmarks.spec import KnownQuestion
@@ -109,7 +110,7 @@ def oracle_questions(files: Mapping[str, str]) -> list[KnownQuestion]:
     """The bundled questions: known by the sentence and both options; answered as asked (by
     log-likelihood: the sentence with the right option put in is the likely one)."""
     questions = []
-    for row in bundled_records(files["validation"]):
+    for _, row in local_records(Path(files["validation"])):
         sentence, options, letter = read_question(row)
         before, _, after = sentence.partition("_")
         # the sentence's text on each side of the blank, found whether the prompt keeps the

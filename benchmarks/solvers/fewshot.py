@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
@@ -85,18 +86,13 @@ class DemonstrationDraw:
         self.shots = shots
         self.seed = seed
         self.solver = solver
-        self._keys: Sequence[Hashable] | None = None
 
-    @property
+    @cached_property
     def keys(self) -> Sequence[Hashable]:
         """The pool's ids in a fixed order (read once, when first drawn from)."""
-        if self._keys is None:
-            # a mapping's keys are ids (a sample may be in it); a sequence's are positions
-            pool = self.pool
-            self._keys = (
-                sorted(pool, key=str) if isinstance(pool, Mapping) else range(len(pool or ()))
-            )
-        return self._keys
+        # a mapping's keys are ids (a sample may be in it); a sequence's are positions
+        pool = self.pool
+        return sorted(pool, key=str) if isinstance(pool, Mapping) else range(len(pool or ()))
 
     def __call__(self, state: TaskState) -> list[Demonstration]:
         named = state.metadata.get(FEWSHOT_KEY)
@@ -111,7 +107,7 @@ class DemonstrationDraw:
         try:
             return [lookup[i] for i in ids]
         except (KeyError, IndexError):
-            missing = [i for i in ids if not self._holds(i)]
+            missing = [i for i in ids if i not in self.keys]
             raise ValueError(
                 f"{self.solver}: sample {state.sample_id!r} names demonstrations "
                 f"{missing} that the pool of {len(self.pool or ())} does not hold."
@@ -130,11 +126,6 @@ class DemonstrationDraw:
                 f"demonstrations for sample {state.sample_id!r}."
             )
         return random.Random(f"{self.seed}:{state.sample_id}").sample(keys, self.shots)
-
-    def _holds(self, key: Any) -> bool:
-        if isinstance(self.pool, Mapping):
-            return key in self.pool
-        return isinstance(key, int) and 0 <= key < len(self.pool or ())
 
 
 def fewshot_messages(

@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
 
-from benchmarks.data.rows import DataFiles, local_records
+from benchmarks.data.rows import DataFiles
 from benchmarks.runtime.task_parameters import fail
 
 DATA_SUFFIXES = (".jsonl", ".csv", ".parquet")
@@ -52,8 +51,3 @@ def data_files_for(
             f"not {', '.join(map(repr, missing))}.",
         )
     return bundled
-
-
-def bundled_records(path: str) -> list[dict[str, Any]]:
-    """The rows of a bundled file (for the offline oracle)."""
-    return [record for _, record in local_records(Path(path))]
