@@ -232,11 +232,10 @@ def logged_reply(reply: dict[str, Any]) -> dict[str, Any]:
     unless ``INSPECT_BENCHMARKS_WHOLE_REPLIES=1`` asks for the whole."""
     if os.environ.get(WHOLE_REPLIES) == "1" or not isinstance(reply.get("choices"), list):
         return reply
+    # (a choice that is no object failed reply_choices already)
     dropped = ("text", "logprobs", "prompt_logprobs")
     choices = [
         {key: value for key, value in choice.items() if key not in dropped}
-        if isinstance(choice, dict)
-        else choice
         for choice in reply["choices"]
     ]
     return {**reply, "choices": choices, OMITTED: OMITTED_NOTE}
