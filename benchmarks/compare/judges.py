@@ -256,8 +256,5 @@ def disagreement(first: Grading, other: Grading, unit: Unit) -> Disagreement:
 def panel_kappa(gradings: list[Grading]) -> float:
     """Fleiss' kappa over the answers every grading graded."""
     units = [u for u in gradings[0].graded if all(u in g.graded for g in gradings[1:])]
-    counts = np.zeros((len(units), len(GRADES)), dtype=int)
-    for row, unit in enumerate(units):
-        for grading in gradings:
-            counts[row, GRADES.index(grading.graded[unit].grade)] += 1
-    return fleiss_kappa(counts)
+    grades = [[grading.graded[unit].grade for grading in gradings] for unit in units]
+    return fleiss_kappa([[row.count(grade) for grade in GRADES] for row in grades])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchmarks.compare.logs import CompareError
@@ -17,7 +16,7 @@ CONFIDENT_COLOUR = "#1565c0"
 TOO_SMALL_COLOUR = "#9e9e9e"
 
 
-def forest_plot(frame: pd.DataFrame, path: str | Path, *, kind: str) -> Path:
+def forest_plot(frame: pd.DataFrame, path: str, *, kind: str) -> None:
     """One row per (comparison, metric, group): the estimate (``kind`` ``compare``: candidate -
     baseline, around a line at 0; ``describe``: the value) and its 95% interval; grey if too
     small."""
@@ -55,7 +54,4 @@ def forest_plot(frame: pd.DataFrame, path: str | Path, *, kind: str) -> Path:
     ax.set_ylim(-0.8, len(rows) - 0.2)
     ax.grid(axis="x", alpha=0.3)
     ax.set_title("grey: too few questions or discordant pairs to tell", fontsize=9)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=DPI)
-    return path

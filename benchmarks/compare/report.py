@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.compare.analysis import ALL, NEWCOMBE_MCNEMAR, OVERALL
+from benchmarks.compare.api import pandas
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -33,10 +34,7 @@ METHOD_NOTES = {
 
 def missing(value: Any) -> bool:
     """None, NaN or pandas.NA."""
-    try:
-        return value is None or bool(value != value)
-    except TypeError:
-        return True
+    return bool(pandas().isna(value))
 
 
 def number(value: Any, sign: bool = False) -> str:

@@ -54,8 +54,6 @@ def newcombe_paired_interval(
     """Newcombe (1998, method 10) interval of ``p_first - p_second`` for paired binary outcomes,
     from the counts of pairs where both succeed, the first only, the second only, neither."""
     n = both + first_only + second_only + neither
-    if n == 0:
-        return Interval(math.nan, math.nan)
     first_successes, second_successes = both + first_only, both + second_only
     p1, p2 = first_successes / n, second_successes / n
     first = wilson_interval(first_successes, n)
@@ -133,8 +131,6 @@ def bootstrap_statistics(
     (resamples, m): every statistic here is a function of column sums, so a resample is its
     row counts and its sums are ``counts @ values`` (docs/compare.md, "Speed")."""
     n = values.shape[0]
-    if n == 0:
-        raise ValueError("cannot bootstrap an empty sample.")
     block = max(1, BOOTSTRAP_BLOCK_CELLS // n)
     # Narrow indices draw twice as fast; bincount per row beats one offset bincount
     # over the block (no 64-bit offset array), measured by ``python -m bench.compare``.

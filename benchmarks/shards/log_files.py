@@ -74,11 +74,8 @@ def display_path(location: str) -> str:
 
 def is_folder(location: str) -> bool:
     """Whether ``location`` is a folder (a prefix holding objects, on an object store)."""
-    try:
-        fs, path = url_to_fs(location)
-        return bool(fs.isdir(path))
-    except Exception as ex:  # credentials, endpoint, bucket: the filesystem's own words
-        raise LogError(f"{location}: cannot be listed ({type(ex).__name__}: {ex}).") from None
+    fs, path = url_to_fs(location)
+    return bool(fs.isdir(path))
 
 
 def log_locations(location: str) -> list[str]:
@@ -86,14 +83,15 @@ def log_locations(location: str) -> list[str]:
     (oldest first)."""
     if "://" not in location and not os.path.exists(location):
         raise LogError(f"{location}: no such file or directory.")
-    if not is_folder(location):
+    try:
+        folder = is_folder(location)
+        files = [info.name for info in list_eval_logs(location, descending=False)] if folder else []
+    except Exception as ex:  # credentials, endpoint, bucket: the filesystem's own words
+        raise LogError(f"{location}: cannot be listed ({type(ex).__name__}: {ex}).") from None
+    if not folder:
         if location.endswith(LOG_SUFFIXES):
             return [location]
         raise LogError(f"{location}: no such log file or folder (logs end in .eval or .json).")
-    try:
-        files = [info.name for info in list_eval_logs(location, descending=False)]
-    except Exception as ex:
-        raise LogError(f"{location}: cannot be listed ({type(ex).__name__}: {ex}).") from None
     if not files:
         raise LogError(f"{location}: the folder holds no Inspect log (.eval or .json).")
     return files
