@@ -403,6 +403,24 @@ def test_shards_are_refused_until_merged_then_left_aside_and_a_shard_file_is_ref
     ]
 
 
+def test_another_models_merged_log_does_not_stand_for_unmerged_shards(
+    winogrande_shards: list[str], tmp_path: Path
+) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    for path in winogrande_shards:
+        shutil.copy(path, folder)
+    random_shards = tmp_path / "random.shards"
+    inspect_eval(
+        [winogrande(bundled_sample=True, shard=f"{index}/2") for index in range(2)],
+        model=RANDOM,
+        log_dir=str(random_shards),
+        display="none",  # type: ignore[arg-type]
+    )
+    assert shards_main(["merge", str(random_shards), "--output", str(folder / "r.eval")]) == 0
+    assert refusal(lambda: describe_logs(folder, settings=FAST)) == shard_refusal(folder)
+
+
 def test_the_merge_the_shard_refusal_names_makes_the_folder_readable(
     winogrande_shards: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

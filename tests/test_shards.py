@@ -5,9 +5,11 @@ in one ``eval()``, with the offline random model (and grader, so scores vary); t
 shard logs are merged (``benchmarks.shards.merge``) and the merged log must hold the
 unsharded run's samples (ids, messages, few-shot draws, replies, scores with their
 explanations, metadata) and its results (every metric, breakdown and stderr), and its
-header the unsharded task arguments and dataset. The quick tests run each spec under
-its default profile (with two demonstrations where it takes ``shots``); the slow one
-runs every profile of every spec. Then the refusals: each names the log and what to do.
+header the unsharded task arguments and dataset. The quick suite checks Winogrande's
+default profile (the run the refusals below start from) and the merged usage; the slow
+tests run each spec under its default profile (with two demonstrations where it takes
+``shots``) and every profile of every spec. Then the refusals: each names the log and
+what to do, before any process starts where it can.
 """
 
 from __future__ import annotations
@@ -158,10 +160,52 @@ def test_shard_sizes_differ_by_one_at_most() -> None:
 
 
 @pytest.fixture(scope="module")
-def winogrande_shards(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Three shard logs of a Winogrande run (and its whole run beside them)."""
-    whole, shards = run_whole_and_shards("winogrande", "default", tmp_path_factory.mktemp("w"))
-    return shards
+def winogrande_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[EvalLog, Path]:
+    """A Winogrande run's whole log, and the folder of its three shards' logs."""
+    return run_whole_and_shards("winogrande", "default", tmp_path_factory.mktemp("w"))
+
+
+@pytest.fixture(scope="module")
+def winogrande_shards(winogrande_run: tuple[EvalLog, Path]) -> Path:
+    return winogrande_run[1]
+
+
+def test_the_merged_shards_are_the_unsharded_run(
+    winogrande_run: tuple[EvalLog, Path], tmp_path: Path
+) -> None:
+    whole, shards = winogrande_run
+    [run], notes = shard_runs([str(shards)])
+    assert notes == []
+    location = tmp_path / "merged.eval"
+    write_eval_log(merged_log(run), str(location))
+    assert_same_run(read_eval_log(str(location)), whole)
+
+
+def test_the_merged_usage_is_the_sum_of_the_shards(winogrande_shards: Path) -> None:
+    [run], _ = shard_runs([str(winogrande_shards)])
+    usage = [read_eval_log(str(log.location)).stats.model_usage[RANDOM] for log in run]
+    merged = merged_log(run).stats.model_usage[RANDOM]
+    assert len({u.total_tokens for u in usage}) > 1  # shards that differ, so the sum shows
+    for field in ("input_tokens", "output_tokens", "total_tokens"):
+        assert getattr(merged, field) == sum(getattr(u, field) for u in usage)
+
+
+def test_shards_of_two_models_are_refused_naming_the_model(
+    winogrande_shards: Path, tmp_path: Path
+) -> None:
+    folder = copy_of(winogrande_shards, tmp_path, [0, 1])
+    inspect_eval(
+        specs()["winogrande"].task(bundled_sample=True, profile="default", shard="2/3"),
+        model="benchmarks/oracle",
+        log_dir=str(folder),
+        display="none",
+    )
+    assert refusal([str(folder)]) == (
+        "the logs hold shards of 2 runs, and benchmarks/winogrande (benchmarks/random) (shards "
+        "0/3, 1/3) differs from benchmarks/winogrande (benchmarks/oracle) (shards 2/3) in model "
+        "('benchmarks/random' against 'benchmarks/oracle'); pass the shards of one run (or all "
+        "the shards of each)."
+    )
 
 
 def copy_of(shards: Path, tmp_path: Path, keep: list[int]) -> Path:
@@ -393,3 +437,31 @@ def test_the_merged_log_is_no_eval_sets_and_needs_output_in_an_eval_sets_folder(
         f"--output {tmp_path / 'merged.json'}: a merged log is an .eval file; name one, or a "
         "folder."
     )
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (["--limit", "3"], "--limit: a shard runs all of its questions; to cut the run give "
+         "-T num_examples=N."),
+        (["--limit=3"], "--limit: a shard runs all of its questions; to cut the run give "
+         "-T num_examples=N."),
+        (["--sample-id", "validation_0"], "--sample-id: a shard runs all of its questions; to "
+         "cut the run give -T num_examples=N."),
+        (["-T", "shard=0/2"], "-T shard: this command gives each process its shard."),
+        (["-Tshard=0/2"], "-T shard: this command gives each process its shard."),
+    ],
+)  # fmt: skip
+def test_shards_eval_refuses_bad_arguments_before_starting_any_process(
+    given: list[str],
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    started: list[object] = []
+    monkeypatch.setattr("subprocess.Popen", lambda *args, **kwargs: started.append(args))
+    arguments = ["eval", "benchmarks/winogrande", *given, "--model", RANDOM]
+    assert main([*arguments, "--shards", "2", "--log-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"error: {message}\n"
+    assert started == [] and list(tmp_path.iterdir()) == []

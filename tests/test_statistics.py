@@ -293,3 +293,28 @@ def test_every_groups_paired_p_value_is_the_exact_mcnemar_of_its_discordant_pair
         # Newcombe's hybrid interval lies within the differences of the Wilson limits
         assert low_b - high_a <= row["ci_low"] <= row["difference"] <= row["ci_high"]
         assert row["ci_high"] <= high_b - low_a
+        # and is Newcombe (1998, method 10) built on scipy's 95% Wilson limits, the
+        # candidate first
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(
+            newcombe_from_scipy(b, a), abs=1e-12
+        ), row
+
+
+def newcombe_from_scipy(first: np.ndarray, second: np.ndarray) -> tuple[float, float]:
+    n = len(first)
+    both = int(((first == 1) & (second == 1)).sum())
+    first_only = int(((first == 1) & (second == 0)).sum())
+    second_only = int(((first == 0) & (second == 1)).sum())
+    neither = n - both - first_only - second_only
+    p1, p2 = first.mean(), second.mean()
+    l1, u1 = binomtest(int(first.sum()), n).proportion_ci(0.95, method="wilson")
+    l2, u2 = binomtest(int(second.sum()), n).proportion_ci(0.95, method="wilson")
+    margins = (both + first_only) * (second_only + neither) * (both + second_only)
+    margins *= first_only + neither
+    cross = both * neither - first_only * second_only
+    phi = 0.0
+    if margins:
+        phi = (max(cross - n / 2, 0) if cross > 0 else cross) / margins**0.5
+    delta = ((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2) ** 0.5
+    epsilon = ((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2) ** 0.5
+    return (p1 - p2 - delta, p1 - p2 + epsilon)
