@@ -194,12 +194,7 @@ def test_shards_of_two_models_are_refused_naming_the_model(
     winogrande_shards: Path, tmp_path: Path
 ) -> None:
     folder = copy_of(winogrande_shards, tmp_path, [0, 1])
-    inspect_eval(
-        specs()["winogrande"].task(bundled_sample=True, profile="default", shard="2/3"),
-        model="benchmarks/oracle",
-        log_dir=str(folder),
-        display="none",
-    )
+    run_shard_2(folder, model="benchmarks/oracle")
     assert refusal([str(folder)]) == (
         "the logs hold shards of 2 runs, and benchmarks/winogrande (benchmarks/random) (shards "
         "0/3, 1/3) differs from benchmarks/winogrande (benchmarks/oracle) (shards 2/3) in model "
@@ -216,6 +211,20 @@ def copy_of(shards: Path, tmp_path: Path, keep: list[int]) -> Path:
         if int(index.split("/")[0]) in keep:
             shutil.copy(path, folder / path.name)
     return folder
+
+
+def run_shard_2(
+    folder: Path, profile: str = "default", model: str = RANDOM, **options: Any
+) -> EvalLog:
+    """Shard 2/3 of a Winogrande run on the bundled sample, its log written to ``folder``."""
+    [log] = inspect_eval(
+        specs()["winogrande"].task(bundled_sample=True, profile=profile, shard="2/3"),
+        model=model,
+        log_dir=str(folder),
+        display="none",
+        **options,
+    )
+    return log
 
 
 def refusal(locations: list[str]) -> str:
@@ -260,13 +269,7 @@ def test_an_unfinished_shard_is_named_with_the_retry(
 
 def test_a_shard_cut_short_is_refused(winogrande_shards: Path, tmp_path: Path) -> None:
     folder = copy_of(winogrande_shards, tmp_path, [0, 1])
-    [log] = inspect_eval(
-        specs()["winogrande"].task(bundled_sample=True, profile="default", shard="2/3"),
-        model=RANDOM,
-        limit=4,
-        log_dir=str(folder),
-        display="none",
-    )
+    log = run_shard_2(folder, limit=4)
     assert refusal([str(folder)]) == (
         f"{log.location}: shard 2/3 ran with --limit, 4 of its 13 questions; run every shard "
         "without it (to cut a run, give every shard the same -T num_examples)."
@@ -275,12 +278,7 @@ def test_a_shard_cut_short_is_refused(winogrande_shards: Path, tmp_path: Path) -
 
 def test_shards_of_another_run_are_not_mixed_in(winogrande_shards: Path, tmp_path: Path) -> None:
     folder = copy_of(winogrande_shards, tmp_path, [0, 1])
-    inspect_eval(
-        specs()["winogrande"].task(bundled_sample=True, profile="evalscope_1.14.1", shard="2/3"),
-        model=RANDOM,
-        log_dir=str(folder),
-        display="none",
-    )
+    run_shard_2(folder, profile="evalscope_1.14.1")
     # two runs: the default profile's lacks shard 2, the other's lacks 0 and 1
     assert refusal([str(folder)]) == (
         "the logs hold shards of 2 runs, and benchmarks/winogrande (benchmarks/random) (shards "
